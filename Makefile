@@ -1,0 +1,45 @@
+# GiftGenius: `make run` serves the app, `make test` runs the whole suite (see README).
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+SWEEP_INTERVAL ?= 30
+
+.PHONY: run test bench lint format setup
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $@
+
+setup: $(VENV)/.installed
+	mkdir -p var
+	$(PY) manage.py migrate --noinput -v0
+	$(PY) manage.py migrate --database payment_ledger --noinput -v0
+	$(PY) manage.py seed_catalog
+	$(PY) manage.py ensure_demo_users
+
+# Serves Django, the REST tools and /mcp as one ASGI app; the background sweeps run beside it.
+run: setup
+	@$(PY) manage.py run_sweeps --loop $(SWEEP_INTERVAL) & sweeps=$$!; \
+	trap 'kill $$sweeps 2>/dev/null' EXIT INT TERM; \
+	echo "GiftGenius on http://$(HOST):$(PORT)/  (preview: /preview/, admin: /admin/, API docs: /api/docs)"; \
+	$(PY) -m uvicorn giftgenius.asgi:application --host $(HOST) --port $(PORT)
+
+test: $(VENV)/.installed
+	mkdir -p var
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+bench: setup
+	$(PY) -m bench $(BENCH_ARGS)
+
+lint: $(VENV)/.installed
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: $(VENV)/.installed
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .

@@ -1,0 +1,190 @@
+"""Orders, stock holds, payments, idempotency keys, the saga step log and the rollback audit."""
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class OrderStatus(models.TextChoices):
+    DRAFT = "draft", "Draft (prepared, stock held)"
+    PROCESSING = "processing", "Processing (saga running)"
+    PAYMENT_PENDING = "payment_pending", "Payment pending"
+    COMPLETED = "completed", "Completed"
+    FAILED = "failed", "Failed (compensated)"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+class Order(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="orders")
+    workflow = models.ForeignKey(
+        "giftgenius.WorkflowContext", null=True, blank=True, on_delete=models.SET_NULL, related_name="orders"
+    )
+    status = models.CharField(max_length=20, choices=OrderStatus.choices, default=OrderStatus.DRAFT)
+    amount = models.DecimalField(max_digits=10, decimal_places=2)
+    currency = models.CharField(max_length=3)
+    payment_method_id = models.CharField(max_length=64)
+    shipping = models.JSONField(default=dict)
+    confirmation_token_digest = models.CharField(max_length=64, blank=True)
+    confirmation_used_at = models.DateTimeField(null=True, blank=True)
+    failure_code = models.CharField(max_length=64, blank=True)
+    failure_message = models.CharField(max_length=300, blank=True)
+    correlation_id = models.CharField(max_length=64, blank=True, db_index=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        permissions = [("rollback_order", "Can roll back orders (refund, release, cancel)")]
+        indexes = [models.Index(fields=["status", "updated_at"])]
+
+    def __str__(self) -> str:
+        return f"order {self.id} ({self.status})"
+
+
+class OrderLine(models.Model):
+    order = models.ForeignKey(Order, on_delete=models.CASCADE, related_name="lines")
+    product = models.ForeignKey("giftgenius.Product", on_delete=models.PROTECT, related_name="+")
+    sku = models.CharField(max_length=32)
+    name = models.CharField(max_length=200)
+    unit_price = models.DecimalField(max_digits=10, decimal_places=2)
+    quantity = models.PositiveIntegerField(default=1)
+
+    def __str__(self) -> str:
+        return f"{self.quantity} × {self.sku}"
+
+
+class ReservationStatus(models.TextChoices):
+    HELD = "held", "Held"
+    CONFIRMED = "confirmed", "Confirmed (sold)"
+    RELEASED = "released", "Released"
+    EXPIRED = "expired", "Expired"
+
+
+class Reservation(models.Model):
+    """A stock hold: units are taken from Product.stock while held and returned on release."""
+
+    order = models.ForeignKey(Order, on_delete=models.CASCADE, related_name="reservations")
+    product = models.ForeignKey("giftgenius.Product", on_delete=models.PROTECT, related_name="reservations")
+    quantity = models.PositiveIntegerField(default=1)
+    status = models.CharField(max_length=12, choices=ReservationStatus.choices, default=ReservationStatus.HELD)
+    expires_at = models.DateTimeField(db_index=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    released_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "expires_at"])]
+
+    def __str__(self) -> str:
+        return f"hold {self.quantity} × {self.product_id} ({self.status})"
+
+
+class PaymentStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    SUCCEEDED = "succeeded", "Succeeded"
+    FAILED = "failed", "Failed"
+    UNKNOWN = "unknown", "Unknown (provider unreachable)"
+    REFUNDED = "refunded", "Refunded"
+
+
+class Payment(models.Model):
+    order = models.ForeignKey(Order, on_delete=models.PROTECT, related_name="payments")
+    provider_idempotency_key = models.CharField(max_length=100, unique=True)
+    provider_charge_id = models.CharField(max_length=64, blank=True, db_index=True)
+    amount = models.DecimalField(max_digits=10, decimal_places=2)
+    currency = models.CharField(max_length=3)
+    status = models.CharField(max_length=12, choices=PaymentStatus.choices, default=PaymentStatus.PENDING)
+    refunded_amount = models.DecimalField(max_digits=10, decimal_places=2, default=0)
+    provider_refund_id = models.CharField(max_length=64, blank=True)
+    error_code = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"payment {self.provider_charge_id or self.provider_idempotency_key} ({self.status})"
+
+
+class IdempotencyStatus(models.TextChoices):
+    IN_PROGRESS = "in_progress", "In progress"
+    COMPLETED = "completed", "Completed"
+    RETRYABLE_FAILURE = "retryable_failure", "Failed retryably (may run again)"
+
+
+class IdempotencyKey(models.Model):
+    principal = models.CharField(max_length=150)
+    tool = models.CharField(max_length=64)
+    key = models.CharField(max_length=200)
+    fingerprint = models.CharField(max_length=64)
+    status = models.CharField(max_length=20, choices=IdempotencyStatus.choices)
+    response_body = models.TextField(blank=True, help_text="The exact JSON replayed for this key.")
+    response_meta = models.TextField(blank=True, help_text="Widget-only _meta stored with it.")
+    http_status = models.PositiveSmallIntegerField(default=200)
+    correlation_id = models.CharField(max_length=64, blank=True, db_index=True)
+    locked_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    expires_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["principal", "tool", "key"], name="idempotency_key_scope")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tool}:{self.key} ({self.status})"
+
+
+class SagaStepName(models.TextChoices):
+    CREATE_ORDER = "create_order", "Create order"
+    RESERVE_ITEMS = "reserve_items", "Reserve items"
+    CHARGE_CARD = "charge_card", "Charge card"
+    COMPLETE = "complete", "Complete"
+    REFUND = "refund", "Refund"
+    CANCEL_RESERVATION = "cancel_reservation", "Cancel reservation"
+    CANCEL_ORDER = "cancel_order", "Cancel order"
+    RECONCILE = "reconcile", "Reconcile payment"
+
+
+class SagaStepStatus(models.TextChoices):
+    STARTED = "started", "Started"
+    SUCCEEDED = "succeeded", "Succeeded"
+    FAILED = "failed", "Failed"
+    SKIPPED = "skipped", "Skipped"
+
+
+class SagaStep(models.Model):
+    """The saga's persisted progress: recovery reads it to finish or compensate an order."""
+
+    order = models.ForeignKey(Order, on_delete=models.CASCADE, related_name="saga_steps")
+    step = models.CharField(max_length=24, choices=SagaStepName.choices)
+    status = models.CharField(max_length=12, choices=SagaStepStatus.choices)
+    attempt = models.PositiveSmallIntegerField(default=1)
+    error_code = models.CharField(max_length=64, blank=True)
+    detail = models.CharField(max_length=300, blank=True)
+    started_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["started_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.step} {self.status}"
+
+
+class RollbackAuditEntry(models.Model):
+    """Append-only record of every staff rollback (who, when, which order, why, outcome)."""
+
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    order = models.ForeignKey(Order, on_delete=models.PROTECT, related_name="audit_entries")
+    reason = models.CharField(max_length=500)
+    outcome = models.CharField(max_length=40)
+    detail = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name_plural = "rollback audit entries"
+
+    def __str__(self) -> str:
+        return f"{self.actor} rolled back {self.order_id}: {self.outcome}"

@@ -1,0 +1,1 @@
+"""Payment provider adapter (Stripe-like) and its built-in simulator."""

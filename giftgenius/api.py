@@ -1,0 +1,167 @@
+"""REST adapter: `POST /api/tools/<name>` for every registered tool, with OpenAPI docs.
+
+The routes are generated from the tool registry and stay thin: read the body, the bearer
+token and the correlation id, call the executor, write its outcome. Validation is the
+executor's (the same path as MCP), so Ninja only documents the schemas.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from ninja import NinjaAPI
+from pydantic import BaseModel
+
+from giftgenius.errors import ERROR_CATALOG, ToolError
+from giftgenius.executor import ToolOutcome, error_body, execute_tool
+from giftgenius.observability import correlation_id_from
+from giftgenius.principals import user_for_bearer_header
+from giftgenius.registry import REGISTRY, ToolSpec
+
+REF = "#/components/schemas/{model}"
+FAULT_HEADER = "HTTP_X_FAULT_INJECT"
+
+
+class GiftGeniusAPI(NinjaAPI):
+    """Adds the tool schemas (and their nested models) to the OpenAPI components."""
+
+    def get_openapi_schema(self, *, path_prefix: str | None = None, path_params: Any = None) -> Any:
+        schema = super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params)
+        components = schema.setdefault("components", {})
+        schemas = components.setdefault("schemas", {})
+        for spec in REGISTRY.values():
+            for model in (spec.input_model, spec.output_model):
+                schemas.update(component_schemas(model))
+        schemas["ToolError"] = ERROR_SCHEMA
+        components.setdefault("securitySchemes", {})["bearerAuth"] = {"type": "http", "scheme": "bearer"}
+        return schema
+
+
+ERROR_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["ok", "error"],
+    "properties": {
+        "ok": {"const": False},
+        "error": {
+            "type": "object",
+            "required": ["code", "error_type", "message", "retryable"],
+            "properties": {
+                "code": {"type": "string", "enum": sorted(ERROR_CATALOG)},
+                "error_type": {"type": "string", "enum": ["validation", "business", "conflict", "upstream", "platform"]},
+                "message": {"type": "string"},
+                "retryable": {"type": "boolean"},
+                "field": {"type": "string"},
+                "expected": {"type": "string"},
+                "allowed_values": {"type": "array"},
+                "example": {},
+                "details": {"type": "object"},
+                "next_actions": {"type": "array", "items": {"type": "string"}},
+            },
+        },
+        "_meta": {"type": "object"},
+    },
+}
+
+
+def component_schemas(model: type[BaseModel]) -> dict[str, Any]:
+    schema = model.model_json_schema(ref_template=REF)
+    found = schema.pop("$defs", {})
+    found[model.__name__] = schema
+    return found
+
+
+def render(outcome: ToolOutcome) -> HttpResponse:
+    """The JSON body is rebuilt identically from (body, meta), so a replay is byte-for-byte."""
+    payload = json.dumps({**outcome.body, "_meta": outcome.meta}, ensure_ascii=False, separators=(",", ":"))
+    response = HttpResponse(payload, status=outcome.http_status, content_type="application/json")
+    response["X-Correlation-ID"] = outcome.correlation_id
+    if outcome.replayed:
+        response["Idempotent-Replayed"] = "true"
+    return response
+
+
+def _parse_body(request: HttpRequest) -> Any:
+    try:
+        return json.loads(request.body or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise ToolError(
+            "INVALID_JSON",
+            "The request body is not valid JSON. Send a JSON object with the tool's fields.",
+            field="(body)",
+            expected="a JSON object",
+            example={},
+        ) from None
+
+
+def tool_view(spec: ToolSpec):
+    def view(request: HttpRequest) -> HttpResponse:
+        correlation_id = correlation_id_from(request.headers.get("X-Correlation-ID"))
+        try:
+            arguments = _parse_body(request)
+        except ToolError as exc:
+            return render(ToolOutcome(spec.name, error_body(exc), {"correlation_id": correlation_id}, exc.spec.http_status, correlation_id))
+        outcome = execute_tool(
+            name=spec.name,
+            arguments=arguments,
+            principal=user_for_bearer_header(request.headers.get("Authorization")),
+            correlation_id=correlation_id,
+            transport="rest",
+            locale=getattr(request, "LANGUAGE_CODE", "en"),
+            fault_plan=request.META.get(FAULT_HEADER),
+        )
+        return render(outcome)
+
+    view.__name__ = f"tool_{spec.name}"
+    return view
+
+
+def _error_responses() -> dict[str, Any]:
+    statuses = sorted({spec.http_status for spec in ERROR_CATALOG.values()})
+    content = {"application/json": {"schema": {"$ref": REF.format(model="ToolError")}}}
+    return {str(status): {"description": "Error (see error.code)", "content": content} for status in statuses}
+
+
+def build_api() -> GiftGeniusAPI:
+    api = GiftGeniusAPI(
+        title="GiftGenius tools",
+        version="1.0.0",
+        description=(
+            "Every tool the model can call over MCP, also callable over plain HTTP. Send "
+            "`Authorization: Bearer <token>` (from `manage.py create_api_token <username>`)."
+        ),
+        urls_namespace="tools-api",
+    )
+    for spec in REGISTRY.values():
+        api.post(
+            f"/tools/{spec.name}",
+            operation_id=spec.name,
+            summary=spec.title,
+            description=spec.description,
+            tags=["tools"],
+            openapi_extra={
+                "requestBody": {
+                    "required": True,
+                    "content": {"application/json": {"schema": {"$ref": REF.format(model=spec.input_model.__name__)}}},
+                },
+                "responses": {
+                    "200": {
+                        "description": "Success",
+                        "content": {
+                            "application/json": {"schema": {"$ref": REF.format(model=spec.output_model.__name__)}}
+                        },
+                    },
+                    **_error_responses(),
+                },
+                "security": [{"bearerAuth": []}],
+            },
+        )(tool_view(spec))
+    api.post("/tools/{name}", include_in_schema=False)(unknown_tool_view)
+    return api
+
+
+def unknown_tool_view(request: HttpRequest, name: str) -> HttpResponse:
+    correlation_id = correlation_id_from(request.headers.get("X-Correlation-ID"))
+    outcome = execute_tool(name=name, arguments={}, principal=None, correlation_id=correlation_id)
+    return render(outcome)

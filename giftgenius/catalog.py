@@ -1,0 +1,154 @@
+"""The catalog adapter: stands for an upstream catalog service reached over the network.
+
+Transient failures (unavailable, time-out) are retried with stamina: bounded attempts,
+exponential backoff with jitter, and a total deadline well inside a tool-call timeout. A
+rejection (4xx) is never retried. Exhausted retries become retryable upstream errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from contextvars import ContextVar
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import TypeVar
+
+import stamina
+from django.conf import settings
+from django.db.models import Q
+
+from giftgenius import faults
+from giftgenius.errors import ToolError
+from giftgenius.models import Product
+
+T = TypeVar("T")
+
+
+class CatalogTransientError(Exception):
+    """The upstream may answer if asked again."""
+
+
+class CatalogUnavailable(CatalogTransientError):
+    pass
+
+
+class CatalogTimeout(CatalogTransientError):
+    pass
+
+
+class CatalogRejected(Exception):
+    """The upstream refused the request (4xx): asking again cannot help."""
+
+
+@dataclass(frozen=True)
+class CatalogItem:
+    product_id: int
+    sku: str
+    name: str
+    description: str
+    category: str
+    tags: tuple[str, ...]
+    price: Decimal
+    currency: str
+    stock: int
+    age_min: int
+    age_max: int
+
+    @property
+    def in_stock(self) -> bool:
+        return self.stock > 0
+
+
+_FIELDS = ("id", "sku", "name", "description", "category", "tags", "price", "currency", "stock", "age_min", "age_max")
+
+# Retries spent in the current tool call, read by the call log (retries vs final failures).
+upstream_retries: ContextVar[int] = ContextVar("upstream_retries", default=0)
+
+
+def _items(rows: Iterable[tuple]) -> list[CatalogItem]:
+    return [
+        CatalogItem(pid, sku, name, desc, cat, tuple(tags), price, cur, stock, amin, amax)
+        for pid, sku, name, desc, cat, tags, price, cur, stock, amin, amax in rows
+    ]
+
+
+def _call_upstream(operation: Callable[[], T]) -> T:
+    """One attempt at the upstream, with any injected fault applied first."""
+    fault = faults.pending_fault("catalog")
+    if fault == "503":
+        raise CatalogUnavailable("catalog answered 503")
+    if fault == "timeout":
+        raise CatalogTimeout("catalog did not answer in time")
+    if fault == "400":
+        raise CatalogRejected("catalog answered 400")
+    return operation()
+
+
+def _with_retries(operation: Callable[[], T]) -> T:
+    last: CatalogTransientError | None = None
+    try:
+        for attempt in stamina.retry_context(
+            on=CatalogTransientError,
+            attempts=settings.UPSTREAM_RETRY_ATTEMPTS,
+            timeout=settings.UPSTREAM_RETRY_DEADLINE_SECONDS,
+            wait_initial=settings.UPSTREAM_RETRY_WAIT_INITIAL_SECONDS,
+            wait_max=settings.UPSTREAM_RETRY_WAIT_MAX_SECONDS,
+            wait_jitter=settings.UPSTREAM_RETRY_WAIT_JITTER_SECONDS,
+        ):
+            if attempt.num > 1:
+                upstream_retries.set(upstream_retries.get() + 1)
+            with attempt:
+                try:
+                    return _call_upstream(operation)
+                except CatalogTransientError as exc:
+                    last = exc
+                    raise
+    except CatalogTimeout:
+        raise ToolError(
+            "UPSTREAM_TIMEOUT",
+            "The catalog service timed out after several attempts. Retry the same call in a few seconds.",
+        ) from None
+    except CatalogUnavailable:
+        raise ToolError(
+            "UPSTREAM_UNAVAILABLE",
+            "The catalog service is unavailable after several attempts. Retry the same call in a few seconds.",
+        ) from None
+    except CatalogRejected:
+        raise ToolError(
+            "UPSTREAM_REJECTED",
+            "The catalog service rejected the request; retrying the same call will not help.",
+        ) from None
+    raise AssertionError(f"retry loop ended without a result: {last!r}")  # pragma: no cover
+
+
+def sellable_candidates(*, currency: str) -> list[CatalogItem]:
+    """Every active, in-stock product priced in `currency` (one query, any catalog size)."""
+    return _with_retries(
+        lambda: _items(
+            Product.objects.filter(active=True, currency=currency, stock__gt=0).values_list(*_FIELDS)
+        )
+    )
+
+
+def search(*, query: str, category: str | None, max_price: Decimal | None, limit: int) -> list[CatalogItem]:
+    """Active products whose name, description or category mention the words of `query`."""
+    words = [w for w in query.lower().split() if w]
+
+    def run() -> list[CatalogItem]:
+        qs = Product.objects.filter(active=True)
+        if category:
+            qs = qs.filter(category=category)
+        if max_price is not None:
+            qs = qs.filter(price__lte=max_price)
+        matches_any = Q()
+        for word in words:
+            matches_any |= Q(name__icontains=word) | Q(description__icontains=word) | Q(category__icontains=word)
+        items = _items(qs.filter(matches_any).values_list(*_FIELDS)[:500])
+
+        def relevance(item: CatalogItem) -> tuple[int, int, str]:
+            text = f"{item.name} {item.description} {' '.join(item.tags)}".lower()
+            return (-sum(word in text for word in words), -int(item.in_stock), item.sku)
+
+        return sorted(items, key=relevance)[:limit]
+
+    return _with_retries(run)

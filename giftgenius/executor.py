@@ -1,0 +1,254 @@
+"""Runs one tool call for any transport: validate, authorise, gate, guard, run, log, shape.
+
+REST (Ninja) and MCP both call `execute_tool`; neither re-implements any of these steps.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+import uuid
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
+
+from giftgenius import faults
+from giftgenius.catalog import upstream_retries
+from giftgenius.errors import ToolError
+from giftgenius.models import ToolCallLog, ToolCallStatus, WorkflowContext
+from giftgenius.observability import correlation_id_from, get_logger
+from giftgenius.principals import principal_label
+from giftgenius.registry import ToolContext, ToolSpec, get_tool, tools_allowed_in
+from giftgenius.validation import validate_arguments
+
+log = get_logger("giftgenius.tools")
+
+
+@dataclass
+class ToolOutcome:
+    """The shaped result: `body` is what the model sees, `meta` only the widget."""
+
+    tool: str
+    body: dict[str, Any]
+    meta: dict[str, Any]
+    http_status: int
+    correlation_id: str
+    replayed: bool = False
+    extra_headers: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.body.get("ok"))
+
+    @property
+    def error(self) -> dict[str, Any] | None:
+        return self.body.get("error")
+
+
+def canonical_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str, ensure_ascii=False)
+
+
+def fingerprint(value: Any) -> str:
+    return hashlib.sha256(canonical_json(value).encode()).hexdigest()
+
+
+def error_body(error: ToolError) -> dict[str, Any]:
+    return {"ok": False, "error": error.to_dict()}
+
+
+def execute_tool(
+    *,
+    name: str,
+    arguments: Any,
+    principal: AbstractBaseUser | None,
+    correlation_id: str | None = None,
+    transport: str = "rest",
+    locale: str = "en",
+    fault_plan: str | None = None,
+) -> ToolOutcome:
+    started = time.perf_counter()
+    cid = correlation_id_from(correlation_id)
+    retries_token = upstream_retries.set(0)
+    raw_args = arguments if isinstance(arguments, dict) else {}
+    workflow_id = _workflow_id_of(raw_args)
+    guard_print = fingerprint({k: v for k, v in raw_args.items() if k != "idempotency_key"})
+    spec: ToolSpec | None = None
+    outcome: ToolOutcome
+    try:
+        with faults.injected(fault_plan):
+            spec = get_tool(name)
+            if principal is None:
+                raise ToolError(
+                    "UNAUTHORIZED",
+                    "This call has no valid credentials. Send 'Authorization: Bearer <token>'.",
+                    field="Authorization",
+                    expected="a bearer token issued by `manage.py create_api_token`",
+                )
+            if workflow_id:
+                _guard_loop(principal=principal, tool=name, workflow_id=workflow_id, guard_print=guard_print)
+            args = validate_arguments(spec.input_model, arguments)
+            context = ToolContext(principal=principal, correlation_id=cid, transport=transport, locale=locale)
+            if spec.takes_workflow and getattr(args, "workflow_id", None):
+                context.workflow = _load_workflow(principal, args.workflow_id)
+                _check_gate(spec, context.workflow)
+            if spec.requires_idempotency_key:
+                from checkout.idempotency import run_idempotent
+
+                outcome = run_idempotent(spec=spec, args=args, context=context, run=_run)
+            else:
+                outcome = _run(spec, args, context)
+    except ToolError as exc:
+        outcome = ToolOutcome(name, error_body(exc), {}, exc.spec.http_status, cid)
+    except Exception:
+        log.exception("tool_crashed", tool=name, correlation_id=cid)
+        internal = ToolError(
+            "INTERNAL_ERROR",
+            "The server failed unexpectedly. Retry once; if it fails again, tell the person and quote the correlation id.",
+            details={"correlation_id": cid},
+        )
+        outcome = ToolOutcome(name, error_body(internal), {}, 500, cid)
+    finally:
+        retries = upstream_retries.get()
+        upstream_retries.reset(retries_token)
+    outcome.meta = {**outcome.meta, "correlation_id": outcome.meta.get("correlation_id", cid)}
+    _record(
+        outcome=outcome,
+        spec=spec,
+        principal=principal,
+        workflow_id=workflow_id,
+        guard_print=guard_print,
+        raw_args=raw_args,
+        transport=transport,
+        retries=retries,
+        duration_ms=(time.perf_counter() - started) * 1000,
+    )
+    return outcome
+
+
+def _run(spec: ToolSpec, args: Any, context: ToolContext) -> ToolOutcome:
+    """Run the handler and shape its success or business failure."""
+    try:
+        result = spec.handler(context, args)
+    except ToolError as exc:
+        return ToolOutcome(spec.name, error_body(exc), {}, exc.spec.http_status, context.correlation_id)
+    body = {"ok": True, **result.data.model_dump(mode="json", exclude={"ok"})}
+    return ToolOutcome(spec.name, body, dict(result.meta), 200, context.correlation_id)
+
+
+def _workflow_id_of(raw_args: dict[str, Any]) -> uuid.UUID | None:
+    try:
+        return uuid.UUID(str(raw_args.get("workflow_id")))
+    except ValueError:
+        return None
+
+
+def _load_workflow(principal: AbstractBaseUser, workflow_id: uuid.UUID) -> WorkflowContext:
+    workflow = (
+        WorkflowContext.objects.select_related("selected_product")
+        .filter(id=workflow_id, owner=principal)
+        .first()
+    )
+    if workflow is None:  # another principal's workflow is indistinguishable from none
+        raise ToolError(
+            "NOT_FOUND",
+            f"No workflow {workflow_id} exists for this user. Call start_gift_workflow to begin one.",
+            field="workflow_id",
+            next_actions=["start_gift_workflow"],
+        )
+    return workflow
+
+
+def _check_gate(spec: ToolSpec, workflow: WorkflowContext) -> None:
+    if spec.allowed_steps is None or workflow.current_step in spec.allowed_steps:
+        return
+    allowed = tools_allowed_in(workflow.current_step)
+    raise ToolError(
+        "TOOL_NOT_AVAILABLE_IN_STEP",
+        f"'{spec.name}' cannot be called while the workflow is at step '{workflow.current_step}'. "
+        f"It is available at: {', '.join(sorted(spec.allowed_steps))}.",
+        details={
+            "current_step": workflow.current_step,
+            "allowed_tools": allowed,
+            "tool_allowed_in_steps": sorted(spec.allowed_steps),
+        },
+        next_actions=allowed,
+    )
+
+
+def _guard_loop(*, principal: AbstractBaseUser, tool: str, workflow_id: uuid.UUID, guard_print: str) -> None:
+    since = timezone.now() - timedelta(seconds=settings.LOOP_GUARD_WINDOW_SECONDS)
+    failures = ToolCallLog.objects.filter(
+        principal=principal_label(principal),
+        workflow_id=workflow_id,
+        tool=tool,
+        arguments_fingerprint=guard_print,
+        status=ToolCallStatus.FAILED,
+        created_at__gte=since,
+    ).exclude(error_code__in=["IDEMPOTENCY_IN_PROGRESS", "RETRY_LIMIT_EXCEEDED"])
+    if failures.count() >= settings.LOOP_GUARD_MAX_FAILURES:
+        raise ToolError(
+            "RETRY_LIMIT_EXCEEDED",
+            f"'{tool}' has failed {settings.LOOP_GUARD_MAX_FAILURES} times with these same arguments "
+            "in this workflow. Do not call it again with them: ask the person what to change.",
+            details={"window_seconds": settings.LOOP_GUARD_WINDOW_SECONDS},
+            next_actions=["ask the person"],
+        )
+
+
+def _record(
+    *,
+    outcome: ToolOutcome,
+    spec: ToolSpec | None,
+    principal: AbstractBaseUser | None,
+    workflow_id: uuid.UUID | None,
+    guard_print: str,
+    raw_args: dict[str, Any],
+    transport: str,
+    retries: int,
+    duration_ms: float,
+) -> None:
+    """Write the structured log line and the call-log row, from one place (SPEC §10)."""
+    error = outcome.error or {}
+    step_id = outcome.body.get("current_step") or ""
+    key = raw_args.get("idempotency_key") if spec and spec.requires_idempotency_key else None
+    status = ToolCallStatus.SUCCESS if outcome.ok else ToolCallStatus.FAILED
+    fields = {
+        "tool": outcome.tool,
+        "principal": principal_label(principal) if principal else "",
+        "workflow_id": str(workflow_id) if workflow_id else None,
+        "step_id": step_id or None,
+        "status": str(status),
+        "error_code": error.get("code"),
+        "idempotency_key": key if isinstance(key, str) else None,
+        "correlation_id": outcome.correlation_id,
+        "duration_ms": round(duration_ms, 2),
+        "replayed": outcome.replayed,
+        "upstream_retries": retries,
+        "transport": transport,
+    }
+    log.info("tool_call", **fields)
+    if spec is None:
+        return  # unknown tools are logged but not counted as calls of a tool
+    ToolCallLog.objects.create(
+        tool=outcome.tool,
+        principal=fields["principal"],
+        workflow_id=workflow_id,
+        step_id=step_id,
+        status=status,
+        error_code=error.get("code", ""),
+        error_type=error.get("error_type", ""),
+        retryable=bool(error.get("retryable", False)),
+        arguments_fingerprint=guard_print,
+        idempotency_key=fields["idempotency_key"] or "",
+        correlation_id=outcome.correlation_id,
+        duration_ms=duration_ms,
+        upstream_retries=retries,
+        replayed=outcome.replayed,
+        transport=transport,
+    )

@@ -1,0 +1,115 @@
+"""The one tool registry: every tool is declared here once; REST and MCP are generated from it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+
+from giftgenius.errors import ToolError
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
+    from giftgenius.models import WorkflowContext
+
+
+@dataclass(frozen=True)
+class Annotations:
+    """MCP tool annotations (SPEC §4); `idempotent=None` leaves the hint unset (read-only tools)."""
+
+    read_only: bool
+    destructive: bool
+    idempotent: bool | None
+    open_world: bool
+
+    def as_mcp(self) -> dict[str, bool]:
+        hints = {
+            "readOnlyHint": self.read_only,
+            "destructiveHint": self.destructive,
+            "openWorldHint": self.open_world,
+        }
+        if self.idempotent is not None:
+            hints["idempotentHint"] = self.idempotent
+        return hints
+
+
+@dataclass
+class ToolContext:
+    """What a handler knows about the call besides its arguments."""
+
+    principal: AbstractBaseUser
+    correlation_id: str
+    transport: str
+    locale: str = "en"
+    workflow: WorkflowContext | None = None
+
+
+@dataclass
+class ToolResult:
+    """A handler's success: `data` is what the model sees, `meta` only the widget."""
+
+    data: BaseModel
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+Handler = Callable[[ToolContext, Any], ToolResult]
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    title: str
+    description: str  # written for the model: what, when, and when NOT to call it
+    input_model: type[BaseModel]
+    output_model: type[BaseModel]
+    annotations: Annotations
+    handler: Handler
+    # Workflow steps in which the tool may run; None means the tool is not gated by step.
+    allowed_steps: frozenset[str] | None = None
+    requires_idempotency_key: bool = False
+    widget_accessible: bool = False
+    invoking: str = "Working…"
+    invoked: str = "Done"
+
+    def __post_init__(self) -> None:
+        if len(self.invoking) > 64 or len(self.invoked) > 64:
+            raise ValueError(f"{self.name}: invocation texts must be at most 64 characters")
+
+    @property
+    def takes_workflow(self) -> bool:
+        return "workflow_id" in self.input_model.model_fields
+
+
+REGISTRY: dict[str, ToolSpec] = {}
+
+
+def register(spec: ToolSpec) -> ToolSpec:
+    if spec.name in REGISTRY:
+        raise ValueError(f"tool {spec.name!r} is declared twice")
+    REGISTRY[spec.name] = spec
+    return spec
+
+
+def get_tool(name: str) -> ToolSpec:
+    try:
+        return REGISTRY[name]
+    except KeyError:
+        raise ToolError(
+            "UNKNOWN_TOOL",
+            f"There is no tool named '{name}'.",
+            field="tool",
+            expected="the name of a registered tool",
+            allowed_values=sorted(REGISTRY),
+        ) from None
+
+
+def tools_allowed_in(step: str) -> list[str]:
+    """Workflow tools the model may call while a workflow is at `step` (gating, SPEC §3)."""
+    return sorted(
+        spec.name
+        for spec in REGISTRY.values()
+        if spec.takes_workflow and (spec.allowed_steps is None or step in spec.allowed_steps)
+    )

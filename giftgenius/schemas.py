@@ -1,0 +1,210 @@
+"""Input and output models of the workflow tools: the JSON schemas the model and REST see."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Literal
+from uuid import UUID
+
+from django.conf import settings
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from giftgenius.errors import ToolError
+
+CATEGORIES = (
+    "art_supplies", "beauty", "books", "electronics", "fashion", "food", "games", "garden",
+    "home", "jewelry", "kitchen", "music", "outdoors", "pets", "sports", "stationery", "toys",
+    "wellness",
+)  # fmt: skip
+RELATIONSHIPS = (
+    "partner", "spouse", "mother", "father", "parent", "child", "sibling", "grandparent",
+    "friend", "colleague", "teacher", "other",
+)  # fmt: skip
+STEPS = ("brief", "ideas", "gift_selected", "checkout", "completed", "failed")
+
+Category = Literal[CATEGORIES]  # type: ignore[valid-type]
+Relationship = Literal[RELATIONSHIPS]  # type: ignore[valid-type]
+Currency = Literal[tuple(settings.SUPPORTED_CURRENCIES)]  # type: ignore[valid-type]
+StepId = Literal[STEPS]  # type: ignore[valid-type]
+Money = Decimal
+
+
+class ToolInput(BaseModel):
+    """Unknown fields are refused so a mistyped field name is reported, not silently dropped."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class ToolOutput(BaseModel):
+    ok: Literal[True] = True
+
+
+WorkflowId = Field(description="The workflow_id returned by start_gift_workflow.")
+
+
+# --- start_gift_workflow / get_workflow ---------------------------------------------------
+
+
+class StartWorkflowInput(ToolInput):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{}]})
+
+
+class WorkflowState(ToolOutput):
+    workflow_id: UUID
+    current_step: StepId
+    visited_steps: list[StepId]
+    allowed_tools: list[str] = Field(description="Tools that may be called at the current step.")
+    brief: dict = Field(default_factory=dict, description="The gift brief recorded by suggest_gifts.")
+    suggested_product_ids: list[int] = Field(default_factory=list)
+    selected_product_id: int | None = None
+    draft_order_id: UUID | None = None
+
+
+class GetWorkflowInput(ToolInput):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"workflow_id": "3f2b8c1e-6d4a-4f7b-9c2e-1a5d7e9f0b34"}]},
+    )
+    workflow_id: UUID = WorkflowId
+
+
+# --- suggest_gifts / search_products --------------------------------------------------------
+
+
+class Product(BaseModel):
+    product_id: int
+    sku: str
+    name: str
+    description: str
+    price: str = Field(description="Decimal amount as a string, e.g. '24.99'.")
+    currency: str
+    category: str
+    tags: list[str]
+    in_stock: bool
+
+
+class Gift(Product):
+    match_reasons: list[str] = Field(description="Why this gift fits the brief.")
+
+
+class Suggestion(BaseModel):
+    change: Literal["raise_budget_max", "lower_budget_min", "drop_interest", "use_interests", "drop_age"]
+    field: str
+    value: str | int | list[str] | None
+    matches: int = Field(description="How many gifts this change would find.")
+    message: str
+
+
+class SuggestGiftsInput(ToolInput):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "workflow_id": "3f2b8c1e-6d4a-4f7b-9c2e-1a5d7e9f0b34",
+                    "relationship": "friend",
+                    "interests": ["cooking", "coffee"],
+                    "budget_min": 20,
+                    "budget_max": 60,
+                    "currency": "USD",
+                    "age": 35,
+                    "limit": 5,
+                }
+            ]
+        },
+    )
+    workflow_id: UUID = WorkflowId
+    relationship: Relationship = Field(description="Who the gift is for.")
+    interests: list[str] = Field(
+        min_length=1, max_length=10, description="The recipient's interests, e.g. ['cooking', 'hiking']."
+    )
+    budget_min: Money = Field(ge=0, le=100000, decimal_places=2, description="Lowest price, e.g. 20.")
+    budget_max: Money = Field(gt=0, le=100000, decimal_places=2, description="Highest price, e.g. 60.")
+    currency: Currency = Field(description="ISO 4217 code of the budget.")
+    age: int | None = Field(default=None, ge=0, le=120, description="The recipient's age in years.")
+    limit: int = Field(default=5, ge=1, le=20, description="How many gifts to return.")
+
+    @model_validator(mode="after")
+    def budget_range(self) -> SuggestGiftsInput:
+        if self.budget_min > self.budget_max:
+            raise ToolError(
+                "VALIDATION_ERROR",
+                f"budget_min ({self.budget_min}) is greater than budget_max ({self.budget_max}); "
+                "budget_min must be at most budget_max.",
+                field="budget_min",
+                expected=f"a number <= budget_max ({self.budget_max})",
+                example=str(min(self.budget_max, Decimal(20))),
+                details={"budget_max": str(self.budget_max)},
+            )
+        blank = [i for i, interest in enumerate(self.interests) if not interest.strip()]
+        if blank:
+            raise ToolError(
+                "VALIDATION_ERROR",
+                "Interests must be non-empty words.",
+                field=f"interests.{blank[0]}",
+                expected="a non-empty string such as 'cooking'",
+                example="cooking",
+            )
+        return self
+
+
+class SuggestGiftsOutput(ToolOutput):
+    workflow_id: UUID
+    current_step: StepId
+    gifts: list[Gift]
+    no_results_reason: str | None = None
+    suggestions: list[Suggestion] = Field(default_factory=list)
+
+
+class SearchProductsInput(ToolInput):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"query": "coffee grinder", "category": "kitchen", "max_price": 80, "limit": 5}]},
+    )
+    query: str = Field(min_length=2, max_length=200, description="Words to look for, e.g. 'coffee grinder'.")
+    category: Category | None = Field(default=None, description="Only this catalog category.")
+    max_price: Money | None = Field(default=None, gt=0, le=100000, decimal_places=2)
+    limit: int = Field(default=10, ge=1, le=50)
+    workflow_id: UUID | None = Field(
+        default=None,
+        description="Optional. When given, the results are remembered so select_gift can pick one.",
+    )
+
+
+class SearchProductsOutput(ToolOutput):
+    products: list[Product]
+    current_step: StepId | None = None
+
+
+# --- select_gift / user_navigated_to_step ------------------------------------------------------
+
+
+class SelectGiftInput(ToolInput):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"workflow_id": "3f2b8c1e-6d4a-4f7b-9c2e-1a5d7e9f0b34", "product_id": 42}]},
+    )
+    workflow_id: UUID = WorkflowId
+    product_id: int = Field(ge=1, description="A product_id from this workflow's suggestions or search results.")
+
+
+class SelectGiftOutput(ToolOutput):
+    workflow_id: UUID
+    current_step: StepId
+    gift: Product
+
+
+class NavigateInput(ToolInput):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"workflow_id": "3f2b8c1e-6d4a-4f7b-9c2e-1a5d7e9f0b34", "step_id": "ideas"}]},
+    )
+    workflow_id: UUID = WorkflowId
+    step_id: StepId = Field(description="An earlier step this workflow has already visited.")
+
+
+class NavigateOutput(ToolOutput):
+    workflow_id: UUID
+    current_step: StepId
+    invalidated: list[str] = Field(description="What is no longer valid after going back.")
+    allowed_tools: list[str]

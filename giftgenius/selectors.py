@@ -1,0 +1,174 @@
+"""Reads: ranking gift ideas against a brief, and explaining an empty result from the catalog."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from giftgenius.catalog import CatalogItem
+
+# Interests the recipient's relationship suggests when nothing else matches.
+RELATIONSHIP_HINTS: dict[str, tuple[str, ...]] = {
+    "partner": ("romance", "jewelry", "wellness"),
+    "spouse": ("romance", "jewelry", "wellness"),
+    "mother": ("home", "wellness", "gardening"),
+    "father": ("tools", "outdoors", "coffee"),
+    "parent": ("home", "wellness"),
+    "child": ("toys", "games", "lego"),
+    "grandparent": ("home", "reading", "gardening"),
+    "colleague": ("coffee", "office", "stationery"),
+    "teacher": ("stationery", "reading", "coffee"),
+}
+
+
+@dataclass(frozen=True)
+class Brief:
+    relationship: str
+    interests: tuple[str, ...]
+    budget_min: Decimal
+    budget_max: Decimal
+    age: int | None
+
+
+@dataclass(frozen=True)
+class RankedGift:
+    item: CatalogItem
+    score: float
+    reasons: tuple[str, ...]
+
+
+def _interest_hits(item: CatalogItem, interests: tuple[str, ...]) -> list[str]:
+    tags = set(item.tags)
+    return [interest for interest in interests if interest in tags or interest == item.category]
+
+
+def _fits_age(item: CatalogItem, age: int | None) -> bool:
+    return age is None or item.age_min <= age <= item.age_max
+
+
+def _in_budget(item: CatalogItem, low: Decimal, high: Decimal) -> bool:
+    return low <= item.price <= high
+
+
+def rank_gifts(candidates: list[CatalogItem], brief: Brief, *, limit: int) -> list[RankedGift]:
+    """Products matching at least one interest, in budget and suitable for the age, best first."""
+    middle = (brief.budget_min + brief.budget_max) / 2
+    span = max(brief.budget_max - brief.budget_min, Decimal(1))
+    hints = set(RELATIONSHIP_HINTS.get(brief.relationship, ()))
+    ranked = []
+    for item in candidates:
+        if not (_in_budget(item, brief.budget_min, brief.budget_max) and _fits_age(item, brief.age)):
+            continue
+        hits = _interest_hits(item, brief.interests)
+        if not hits:
+            continue
+        closeness = 1 - float(abs(item.price - middle) / span)
+        hinted = bool(hints & set(item.tags))
+        score = 10 * len(hits) + 2 * closeness + (1 if hinted else 0) + min(item.stock, 20) / 100
+        reasons = [f"matches interest '{h}'" for h in hits]
+        if brief.age is not None:
+            reasons.append(f"suits age {brief.age}")
+        reasons.append(f"{item.price} {item.currency} is within the budget")
+        ranked.append(RankedGift(item, score, tuple(reasons)))
+    ranked.sort(key=lambda gift: (-gift.score, gift.item.price, gift.item.sku))
+    return ranked[:limit]
+
+
+@dataclass(frozen=True)
+class EmptyResultAdvice:
+    reason: str
+    suggestions: list[dict]
+
+
+def explain_no_results(candidates: list[CatalogItem], brief: Brief) -> EmptyResultAdvice:
+    """Why nothing matched, and concrete changes to the brief that would find gifts."""
+    interest_items = [i for i in candidates if _interest_hits(i, brief.interests) and _fits_age(i, brief.age)]
+    suggestions: list[dict] = []
+    currency = candidates[0].currency if candidates else ""
+
+    above = sorted(i.price for i in interest_items if i.price > brief.budget_max)
+    if above:
+        # The smallest raise that finds a handful of gifts (or all there are, if fewer).
+        target = above[min(len(above), 5) - 1].to_integral_value(rounding="ROUND_CEILING")
+        found = sum(1 for i in interest_items if brief.budget_min <= i.price <= target)
+        suggestions.append(
+            {
+                "change": "raise_budget_max",
+                "field": "budget_max",
+                "value": int(target),
+                "matches": found,
+                "message": f"raise budget_max to {target} to get {found} matches",
+            }
+        )
+    below = sorted((i.price for i in interest_items if i.price < brief.budget_min), reverse=True)
+    if below:
+        target = below[min(len(below), 5) - 1].to_integral_value(rounding="ROUND_FLOOR")
+        found = sum(1 for i in interest_items if target <= i.price <= brief.budget_max)
+        suggestions.append(
+            {
+                "change": "lower_budget_min",
+                "field": "budget_min",
+                "value": int(target),
+                "matches": found,
+                "message": f"lower budget_min to {target} to get {found} matches",
+            }
+        )
+
+    in_budget = [i for i in candidates if _in_budget(i, brief.budget_min, brief.budget_max)]
+    for interest in brief.interests:
+        if not any(_interest_hits(i, (interest,)) for i in candidates):
+            suggestions.append(
+                {
+                    "change": "drop_interest",
+                    "field": "interests",
+                    "value": interest,
+                    "matches": 0,
+                    "message": f"drop interest '{interest}': nothing in the catalog matches it",
+                }
+            )
+    if brief.age is not None:
+        without_age = [i for i in in_budget if _interest_hits(i, brief.interests)]
+        if without_age:
+            suggestions.append(
+                {
+                    "change": "drop_age",
+                    "field": "age",
+                    "value": None,
+                    "matches": len(without_age),
+                    "message": f"leave out age to get {len(without_age)} matches",
+                }
+            )
+    popular = _popular_tags([i for i in in_budget if _fits_age(i, brief.age)], exclude=set(brief.interests))
+    if popular:
+        found = sum(1 for i in in_budget if _fits_age(i, brief.age) and set(popular) & set(i.tags))
+        suggestions.append(
+            {
+                "change": "use_interests",
+                "field": "interests",
+                "value": popular,
+                "matches": found,
+                "message": f"try interests {', '.join(popular)} to get {found} matches in this budget",
+            }
+        )
+
+    if not candidates:
+        reason = "The catalog has no products in stock priced in this currency."
+    elif not interest_items:
+        reason = f"No product in stock matches the interests {', '.join(brief.interests)}."
+    elif above or below:
+        reason = (
+            f"Products matching these interests exist, but none costs between {brief.budget_min} "
+            f"and {brief.budget_max} {currency}."
+        )
+    else:
+        reason = "No product matches these interests, budget and age together."
+    return EmptyResultAdvice(reason=reason, suggestions=suggestions)
+
+
+def _popular_tags(items: list[CatalogItem], *, exclude: set[str], top: int = 3) -> list[str]:
+    counts: dict[str, int] = {}
+    for item in items:
+        for tag in item.tags:
+            if tag not in exclude:
+                counts[tag] = counts.get(tag, 0) + 1
+    return [tag for tag, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:top]]

@@ -1,0 +1,128 @@
+"""Writes to the gift workflow. Every step change goes through giftgenius.workflow."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from giftgenius import workflow as steps
+from giftgenius.errors import ToolError
+from giftgenius.models import Product, Step, WorkflowContext
+
+
+def start_workflow(*, owner: AbstractBaseUser) -> WorkflowContext:
+    return WorkflowContext.objects.create(owner=owner, current_step=Step.BRIEF, visited_steps=[Step.BRIEF])
+
+
+def record_ideas(*, workflow: WorkflowContext, brief: dict, product_ids: list[int]) -> WorkflowContext:
+    """Remember the brief and what was offered; a new brief replaces an earlier selection."""
+    with transaction.atomic():
+        locked = WorkflowContext.objects.select_for_update().get(pk=workflow.pk)
+        if locked.current_step == Step.BRIEF:
+            steps.move(locked, Step.IDEAS)
+        elif locked.current_step == Step.GIFT_SELECTED:
+            steps.move(locked, Step.IDEAS)
+            locked.selected_product = None
+        locked.brief = brief
+        locked.last_suggestions = product_ids
+        locked.save(update_fields=["current_step", "visited_steps", "brief", "last_suggestions", "selected_product", "updated_at"])
+    return locked
+
+
+def record_search_results(*, workflow: WorkflowContext, product_ids: list[int]) -> WorkflowContext:
+    """Search results join what may be selected (suggestions stay selectable too)."""
+    with transaction.atomic():
+        locked = WorkflowContext.objects.select_for_update().get(pk=workflow.pk)
+        if locked.current_step == Step.BRIEF:
+            steps.move(locked, Step.IDEAS)
+        offered = list(dict.fromkeys([*locked.last_suggestions, *product_ids]))
+        locked.last_suggestions = offered
+        locked.save(update_fields=["current_step", "visited_steps", "last_suggestions", "updated_at"])
+    return locked
+
+
+@dataclass(frozen=True)
+class Selection:
+    workflow: WorkflowContext
+    product: Product
+
+
+def select_gift(*, workflow: WorkflowContext, product_id: int) -> Selection:
+    if product_id not in workflow.last_suggestions:
+        raise ToolError(
+            "PRODUCT_NOT_OFFERED",
+            f"Product {product_id} was not among this workflow's suggestions or search results.",
+            field="product_id",
+            expected="a product_id returned by suggest_gifts or search_products for this workflow",
+            allowed_values=list(workflow.last_suggestions)[:50],
+            example=workflow.last_suggestions[0] if workflow.last_suggestions else None,
+        )
+    with transaction.atomic():
+        locked = WorkflowContext.objects.select_for_update().get(pk=workflow.pk)
+        product = Product.objects.filter(pk=product_id).first()
+        if product is None or not product.active:
+            raise ToolError(
+                "PRODUCT_UNAVAILABLE",
+                f"Product {product_id} has been discontinued. Choose another of the suggested gifts.",
+                field="product_id",
+                next_actions=["select_gift with another product_id", "suggest_gifts"],
+            )
+        if product.stock <= 0:
+            raise ToolError(
+                "OUT_OF_STOCK",
+                f"Product {product_id} ({product.name}) is out of stock. Choose another of the suggested gifts.",
+                field="product_id",
+                next_actions=["select_gift with another product_id", "suggest_gifts"],
+            )
+        steps.move(locked, Step.GIFT_SELECTED)
+        locked.selected_product = product
+        locked.save(update_fields=["current_step", "visited_steps", "selected_product", "updated_at"])
+    return Selection(locked, product)
+
+
+@dataclass(frozen=True)
+class Navigation:
+    workflow: WorkflowContext
+    invalidated: list[str]
+
+
+def navigate_back(*, workflow: WorkflowContext, step_id: str) -> Navigation:
+    """Logical rollback to a visited step; going back from checkout releases the draft order."""
+    if step_id == workflow.current_step:
+        return Navigation(workflow, [])
+    if not steps.can_go_back(workflow, step_id):
+        raise ToolError(
+            "STEP_NOT_VISITED",
+            f"Cannot go back to '{step_id}' from '{workflow.current_step}': only earlier steps this "
+            "workflow has visited are allowed.",
+            field="step_id",
+            expected="an earlier, visited step",
+            allowed_values=steps.back_targets(workflow) or None,
+            details={"current_step": workflow.current_step, "visited_steps": workflow.visited_steps},
+        )
+    invalidated: list[str] = []
+    with transaction.atomic():
+        locked = WorkflowContext.objects.select_for_update().get(pk=workflow.pk)
+        target_index = steps.ORDER.index(step_id)
+        if locked.draft_order_id and target_index < steps.ORDER.index(Step.CHECKOUT):
+            from checkout.services import release_draft_order
+
+            release_draft_order(order_id=locked.draft_order_id, reason="navigated back")
+            invalidated.append(f"draft order {locked.draft_order_id} (cancelled, stock released)")
+            locked.draft_order = None
+            locked.selected_payment_method = ""
+        if locked.selected_product_id and target_index < steps.ORDER.index(Step.GIFT_SELECTED):
+            invalidated.append(f"selected gift {locked.selected_product_id}")
+            locked.selected_product = None
+        if target_index < steps.ORDER.index(Step.IDEAS):
+            if locked.last_suggestions:
+                invalidated.append("gift suggestions")
+            locked.last_suggestions = []
+        locked.current_step = step_id
+        # Steps after the target are no longer "visited": the person must pass them again.
+        locked.visited_steps = [s for s in locked.visited_steps if s in steps.ORDER[: target_index + 1]]
+        locked.save()
+    return Navigation(locked, invalidated)
+

@@ -1,0 +1,187 @@
+"""Settings shared by every environment; everything deployment-specific comes from the environment."""
+
+import os
+from pathlib import Path
+
+import dj_database_url
+from django.utils.translation import gettext_lazy as _
+
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    value = os.environ.get(name)
+    if not value:
+        return default
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-insecure-key-change-me")
+DEBUG = env_bool("DEBUG", False)
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"])
+# The public origin the widget and the MCP endpoint are reached at (used for widget CSP and
+# the MCP host/origin check). Explicit origins only, never wildcards.
+PUBLIC_ORIGIN = os.environ.get("PUBLIC_ORIGIN", "http://127.0.0.1:8000")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django_htmx",
+    "ninja",
+    "giftgenius",
+    "checkout",
+    "widget",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "giftgenius.urls"
+WSGI_APPLICATION = None
+ASGI_APPLICATION = "giftgenius.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
+            ],
+        },
+    },
+]
+
+DATABASE_URL = os.environ.get("DATABASE_URL", "")
+if DATABASE_URL:
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": BASE_DIR / "var" / "giftgenius.sqlite3",
+            "OPTIONS": {
+                # WAL lets readers run beside the single writer; IMMEDIATE takes the write lock
+                # at BEGIN so concurrent writers queue instead of failing with "locked".
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
+        }
+    }
+
+# The payment simulator keeps its ledger behind its own connection, so the app's transactions
+# can never roll it back (it stands for an external provider).
+_ledger = dict(DATABASES["default"])
+if _ledger["ENGINE"].endswith("sqlite3"):
+    _ledger["NAME"] = BASE_DIR / "var" / "payment-ledger.sqlite3"
+else:
+    _ledger["TEST"] = {"NAME": f"test_{_ledger['NAME']}_ledger", "DEPENDENCIES": []}
+DATABASES["payment_ledger"] = _ledger
+DATABASE_ROUTERS = ["checkout.payments.router.PaymentLedgerRouter"]
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", _("English")),
+    ("pl", _("Polish")),
+    ("uk", _("Ukrainian")),
+    ("ru", _("Russian")),
+    ("zh-hans", _("Simplified Chinese")),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = BASE_DIR / "var" / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+
+LOGIN_URL = "admin:login"
+
+# --- Strict Content-Security-Policy (django-csp 4). Pages narrow frame-ancestors further. ---
+CSP_SELF = "'self'"
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [CSP_SELF],
+        "script-src": [CSP_SELF, "'nonce'"],
+        "style-src": [CSP_SELF],
+        "img-src": [CSP_SELF, "data:"],
+        "connect-src": [CSP_SELF],
+        "font-src": [CSP_SELF],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": [CSP_SELF],
+        "frame-ancestors": ["'none'"],
+    },
+}
+
+# --- GiftGenius domain settings ---
+CATALOG_CURRENCY = "USD"
+SUPPORTED_CURRENCIES = ["USD"]
+RESERVATION_TTL_SECONDS = int(os.environ.get("RESERVATION_TTL_SECONDS", "900"))
+IDEMPOTENCY_KEY_TTL_SECONDS = int(os.environ.get("IDEMPOTENCY_KEY_TTL_SECONDS", str(24 * 3600)))
+IDEMPOTENCY_LOCK_TIMEOUT_SECONDS = int(os.environ.get("IDEMPOTENCY_LOCK_TIMEOUT_SECONDS", "60"))
+LOOP_GUARD_MAX_FAILURES = int(os.environ.get("LOOP_GUARD_MAX_FAILURES", "3"))
+LOOP_GUARD_WINDOW_SECONDS = int(os.environ.get("LOOP_GUARD_WINDOW_SECONDS", "600"))
+# Upstream retries (stamina): bounded attempts inside a deadline well under a tool-call timeout.
+UPSTREAM_RETRY_ATTEMPTS = int(os.environ.get("UPSTREAM_RETRY_ATTEMPTS", "3"))
+UPSTREAM_RETRY_DEADLINE_SECONDS = float(os.environ.get("UPSTREAM_RETRY_DEADLINE_SECONDS", "3.0"))
+UPSTREAM_RETRY_WAIT_INITIAL_SECONDS = float(
+    os.environ.get("UPSTREAM_RETRY_WAIT_INITIAL_SECONDS", "0.05")
+)
+UPSTREAM_RETRY_WAIT_MAX_SECONDS = float(os.environ.get("UPSTREAM_RETRY_WAIT_MAX_SECONDS", "0.5"))
+# Fault injection exists for tests and the QA preview only; production forces it off.
+FAULT_INJECTION_ENABLED = env_bool("FAULT_INJECTION_ENABLED", False)
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "loggers": {
+        "giftgenius": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+        "django": {"handlers": ["console"], "level": "WARNING"},
+    },
+}
+UPSTREAM_RETRY_WAIT_JITTER_SECONDS = float(os.environ.get("UPSTREAM_RETRY_WAIT_JITTER_SECONDS", "0.1"))

@@ -1,0 +1,7 @@
+"""Local development (`make run`): debug on, fault injection available for the QA preview."""
+
+from .base import *  # noqa: F403
+from .base import env_bool
+
+DEBUG = env_bool("DEBUG", True)
+FAULT_INJECTION_ENABLED = env_bool("FAULT_INJECTION_ENABLED", True)

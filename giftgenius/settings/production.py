@@ -1,0 +1,18 @@
+"""Production: debug off, secrets from the environment, HTTPS-only cookies, no fault injection."""
+
+import os
+
+from .base import *  # noqa: F403
+
+DEBUG = False
+SECRET_KEY = os.environ["SECRET_KEY"]  # required: fail at start-up rather than run insecurely
+# Fault injection can never be switched on here, whatever the environment says.
+FAULT_INJECTION_ENABLED = False
+
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = True
+SECURE_HSTS_SECONDS = 31536000
+SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+SECURE_HSTS_PRELOAD = True
+SESSION_COOKIE_SECURE = True
+CSRF_COOKIE_SECURE = True

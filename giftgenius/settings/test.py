@@ -1,0 +1,25 @@
+"""Test settings: the embedded database unless DATABASE_URL says otherwise, fast hashing."""
+
+from .base import *  # noqa: F403
+from .base import BASE_DIR, DATABASES
+
+DEBUG = False
+FAULT_INJECTION_ENABLED = True
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+SECRET_KEY = "test-only-secret-key"  # noqa: S105
+# On SQLite the test databases are files (not shared memory) so live-server threads and
+# subprocesses see the same data the test wrote.
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "var" / "test-giftgenius.sqlite3")}
+    DATABASES["payment_ledger"]["TEST"] = {
+        "NAME": str(BASE_DIR / "var" / "test-payment-ledger.sqlite3"),
+        "DEPENDENCIES": [],
+    }
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+# Retries keep their attempt count in tests, but never wait.
+UPSTREAM_RETRY_WAIT_INITIAL_SECONDS = 0.0
+UPSTREAM_RETRY_WAIT_MAX_SECONDS = 0.0
+UPSTREAM_RETRY_WAIT_JITTER_SECONDS = 0.0

@@ -1,0 +1,250 @@
+"""Declarations of the workflow tools (SPEC §4). Handlers are thin: they call services/selectors."""
+
+from __future__ import annotations
+
+from giftgenius import catalog, services
+from giftgenius.catalog import CatalogItem
+from giftgenius.models import Step, WorkflowContext
+from giftgenius.registry import Annotations, ToolContext, ToolResult, ToolSpec, register, tools_allowed_in
+from giftgenius.schemas import (
+    Gift,
+    GetWorkflowInput,
+    NavigateInput,
+    NavigateOutput,
+    Product,
+    SearchProductsInput,
+    SearchProductsOutput,
+    SelectGiftInput,
+    SelectGiftOutput,
+    StartWorkflowInput,
+    Suggestion,
+    SuggestGiftsInput,
+    SuggestGiftsOutput,
+    WorkflowState,
+)
+from giftgenius.selectors import Brief, explain_no_results, rank_gifts
+
+BEFORE_CHECKOUT = frozenset({Step.BRIEF, Step.IDEAS, Step.GIFT_SELECTED})
+
+
+def product_out(item: CatalogItem) -> dict:
+    return {
+        "product_id": item.product_id,
+        "sku": item.sku,
+        "name": item.name,
+        "description": item.description,
+        "price": str(item.price),
+        "currency": item.currency,
+        "category": item.category,
+        "tags": list(item.tags),
+        "in_stock": item.in_stock,
+    }
+
+
+def workflow_state(workflow: WorkflowContext) -> WorkflowState:
+    return WorkflowState(
+        workflow_id=workflow.id,
+        current_step=workflow.current_step,
+        visited_steps=workflow.visited_steps,
+        allowed_tools=tools_allowed_in(workflow.current_step),
+        brief=workflow.brief,
+        suggested_product_ids=workflow.last_suggestions,
+        selected_product_id=workflow.selected_product_id,
+        draft_order_id=workflow.draft_order_id,
+    )
+
+
+def _workflow(context: ToolContext) -> WorkflowContext:
+    assert context.workflow is not None  # the executor loads it for every workflow tool
+    return context.workflow
+
+
+def start_gift_workflow(context: ToolContext, args: StartWorkflowInput) -> ToolResult:
+    return ToolResult(workflow_state(services.start_workflow(owner=context.principal)))
+
+
+def get_workflow(context: ToolContext, args: GetWorkflowInput) -> ToolResult:
+    return ToolResult(workflow_state(_workflow(context)))
+
+
+def suggest_gifts(context: ToolContext, args: SuggestGiftsInput) -> ToolResult:
+    brief = Brief(
+        relationship=args.relationship,
+        interests=tuple(dict.fromkeys(i.strip().lower() for i in args.interests)),
+        budget_min=args.budget_min,
+        budget_max=args.budget_max,
+        age=args.age,
+    )
+    candidates = catalog.sellable_candidates(currency=args.currency)
+    ranked = rank_gifts(candidates, brief, limit=args.limit)
+    recorded_brief = {
+        "relationship": brief.relationship,
+        "interests": list(brief.interests),
+        "budget_min": str(brief.budget_min),
+        "budget_max": str(brief.budget_max),
+        "currency": args.currency,
+        "age": brief.age,
+    }
+    workflow = services.record_ideas(
+        workflow=_workflow(context), brief=recorded_brief, product_ids=[g.item.product_id for g in ranked]
+    )
+    gifts = [Gift(**product_out(g.item), match_reasons=list(g.reasons)) for g in ranked]
+    output = SuggestGiftsOutput(workflow_id=workflow.id, current_step=workflow.current_step, gifts=gifts)
+    if not gifts:
+        advice = explain_no_results(candidates, brief)
+        output.no_results_reason = advice.reason
+        output.suggestions = [Suggestion(**suggestion) for suggestion in advice.suggestions]
+    return ToolResult(output)
+
+
+def search_products(context: ToolContext, args: SearchProductsInput) -> ToolResult:
+    items = catalog.search(query=args.query, category=args.category, max_price=args.max_price, limit=args.limit)
+    output = SearchProductsOutput(products=[Product(**product_out(i)) for i in items])
+    if context.workflow is not None:
+        workflow = services.record_search_results(
+            workflow=context.workflow, product_ids=[i.product_id for i in items if i.in_stock]
+        )
+        output.current_step = workflow.current_step
+    return ToolResult(output)
+
+
+def select_gift(context: ToolContext, args: SelectGiftInput) -> ToolResult:
+    selection = services.select_gift(workflow=_workflow(context), product_id=args.product_id)
+    p = selection.product
+    gift = CatalogItem(
+        p.pk, p.sku, p.name, p.description, p.category, tuple(p.tags), p.price, p.currency, p.stock, p.age_min, p.age_max
+    )
+    return ToolResult(
+        SelectGiftOutput(
+            workflow_id=selection.workflow.id,
+            current_step=selection.workflow.current_step,
+            gift=Product(**product_out(gift)),
+        )
+    )
+
+
+def user_navigated_to_step(context: ToolContext, args: NavigateInput) -> ToolResult:
+    navigation = services.navigate_back(workflow=_workflow(context), step_id=args.step_id)
+    workflow = navigation.workflow
+    return ToolResult(
+        NavigateOutput(
+            workflow_id=workflow.id,
+            current_step=workflow.current_step,
+            invalidated=navigation.invalidated,
+            allowed_tools=tools_allowed_in(workflow.current_step),
+        )
+    )
+
+
+register(
+    ToolSpec(
+        name="start_gift_workflow",
+        title="Start a gift search",
+        description=(
+            "Start a new gift-finding conversation and get its workflow_id. Call this once at the "
+            "beginning, before suggest_gifts. Do NOT call it again for the same person and gift: "
+            "reuse the workflow_id (get_workflow shows where it stands)."
+        ),
+        input_model=StartWorkflowInput,
+        output_model=WorkflowState,
+        annotations=Annotations(read_only=False, destructive=False, idempotent=False, open_world=False),
+        handler=start_gift_workflow,
+        invoking="Starting a gift search…",
+        invoked="Gift search started",
+    )
+)
+register(
+    ToolSpec(
+        name="get_workflow",
+        title="Show where the gift search stands",
+        description=(
+            "Read the workflow's current step, visited steps, brief, suggestions, selected gift, draft "
+            "order and the tools allowed now. Call it when unsure what to do next or after an error "
+            "TOOL_NOT_AVAILABLE_IN_STEP. It changes nothing."
+        ),
+        input_model=GetWorkflowInput,
+        output_model=WorkflowState,
+        annotations=Annotations(read_only=True, destructive=False, idempotent=None, open_world=False),
+        handler=get_workflow,
+        widget_accessible=True,
+        invoking="Checking the gift search…",
+        invoked="Gift search checked",
+    )
+)
+register(
+    ToolSpec(
+        name="suggest_gifts",
+        title="Suggest gifts",
+        description=(
+            "Rank gifts from the catalog for a brief (relationship, interests, budget, currency, optional "
+            "age) and remember the brief. Only in-stock, active products within the budget that match at "
+            "least one interest are returned. An empty list is not an error: read no_results_reason and "
+            "offer the person the concrete `suggestions` (e.g. a higher budget_max). Do NOT use it to look "
+            "up a product by name: use search_products."
+        ),
+        input_model=SuggestGiftsInput,
+        output_model=SuggestGiftsOutput,
+        annotations=Annotations(read_only=True, destructive=False, idempotent=None, open_world=False),
+        handler=suggest_gifts,
+        allowed_steps=BEFORE_CHECKOUT,
+        widget_accessible=True,
+        invoking="Looking for gift ideas…",
+        invoked="Gift ideas ready",
+    )
+)
+register(
+    ToolSpec(
+        name="search_products",
+        title="Search the catalog",
+        description=(
+            "Full-text search of the gift catalog by words, optionally within a category and under a "
+            "maximum price. Pass workflow_id to make the in-stock results selectable with select_gift. "
+            "Use suggest_gifts instead when you have a brief (interests and budget)."
+        ),
+        input_model=SearchProductsInput,
+        output_model=SearchProductsOutput,
+        annotations=Annotations(read_only=True, destructive=False, idempotent=None, open_world=False),
+        handler=search_products,
+        allowed_steps=BEFORE_CHECKOUT,
+        widget_accessible=True,
+        invoking="Searching the catalog…",
+        invoked="Search finished",
+    )
+)
+register(
+    ToolSpec(
+        name="select_gift",
+        title="Select a gift",
+        description=(
+            "Choose one product from this workflow's suggestions or search results as the gift. It must "
+            "still be in stock and active. Selecting again replaces the choice. Do NOT invent product ids."
+        ),
+        input_model=SelectGiftInput,
+        output_model=SelectGiftOutput,
+        annotations=Annotations(read_only=False, destructive=False, idempotent=True, open_world=False),
+        handler=select_gift,
+        allowed_steps=frozenset({Step.IDEAS, Step.GIFT_SELECTED}),
+        widget_accessible=True,
+        invoking="Selecting the gift…",
+        invoked="Gift selected",
+    )
+)
+register(
+    ToolSpec(
+        name="user_navigated_to_step",
+        title="Go back to an earlier step",
+        description=(
+            "Record that the person went back to an earlier, already visited step (the widget's Back "
+            "button calls this). Later choices become invalid: going back from checkout cancels the draft "
+            "order and releases its stock. The result says the new current step and what was invalidated."
+        ),
+        input_model=NavigateInput,
+        output_model=NavigateOutput,
+        annotations=Annotations(read_only=False, destructive=False, idempotent=True, open_world=False),
+        handler=user_navigated_to_step,
+        allowed_steps=frozenset({Step.IDEAS, Step.GIFT_SELECTED, Step.CHECKOUT}),
+        widget_accessible=True,
+        invoking="Going back…",
+        invoked="Went back",
+    )
+)

@@ -1,0 +1,15 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from giftgenius import views
+from giftgenius.api import build_api
+
+api = build_api()
+
+urlpatterns = [
+    path("healthz", views.healthz, name="healthz"),
+    path("readyz", views.readyz, name="readyz"),
+    path("api/", api.urls),
+    path("admin/", admin.site.urls),
+    path("", include("widget.urls")),
+]

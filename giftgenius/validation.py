@@ -1,0 +1,158 @@
+"""Turns pydantic validation errors into the field-precise error contract (SPEC §5).
+
+Everything the error says (expected, allowed values, example) is read from the same JSON
+schema the client was given, so the error and the schema can never disagree.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from giftgenius.errors import ToolError
+
+
+def validate_arguments(model: type[BaseModel], arguments: Any) -> BaseModel:
+    if not isinstance(arguments, dict):
+        raise ToolError(
+            "VALIDATION_ERROR",
+            "The arguments must be a JSON object with the tool's fields.",
+            field="(arguments)",
+            expected="a JSON object",
+            example=_model_example(model),
+        )
+    try:
+        return model.model_validate(arguments)
+    except ValidationError as exc:
+        raise reshape(model, exc) from None
+
+
+def reshape(model: type[BaseModel], exc: ValidationError) -> ToolError:
+    errors = exc.errors(include_url=False)
+    first = errors[0]
+    path = [str(part) for part in first["loc"]]
+    field = ".".join(path) or "(arguments)"
+    schema = _field_schema(model, path)
+    others = [".".join(str(p) for p in e["loc"]) for e in errors[1:]]
+    details: dict[str, Any] | None = {"other_invalid_fields": others} if others else None
+
+    if first["type"] == "extra_forbidden":
+        accepted = sorted(model.model_fields)
+        return ToolError(
+            "VALIDATION_ERROR",
+            f"Field '{field}' is not accepted by this tool; remove it. Accepted fields: {', '.join(accepted)}.",
+            field=field,
+            expected="no such field",
+            allowed_values=accepted,
+            example=_model_example(model),
+            details=details,
+        )
+
+    expected = describe(schema) if schema else "a valid value"
+    allowed = _allowed_values(schema)
+    if first["type"] == "missing":
+        message = f"Field '{field}' is required: {expected}."
+    else:
+        message = f"Field '{field}' is invalid ({first['msg']}); expected {expected}."
+    return ToolError(
+        "VALIDATION_ERROR",
+        message,
+        field=field,
+        expected=expected,
+        allowed_values=allowed,
+        example=_field_example(model, path, schema),
+        details=details,
+    )
+
+
+def _allowed_values(schema: dict[str, Any] | None) -> list[Any] | None:
+    if not schema:
+        return None
+    if "enum" in schema:
+        return list(schema["enum"])
+    if "const" in schema:
+        return [schema["const"]]
+    return None
+
+
+def describe(schema: dict[str, Any]) -> str:
+    """A short human description of a JSON-schema field: type and constraints."""
+    allowed = _allowed_values(schema)
+    if allowed:
+        return "one of " + ", ".join(repr(v) for v in allowed)
+    kind = schema.get("type", "value")
+    parts = [{"integer": "an integer", "number": "a number", "string": "a string", "array": "a list",
+              "boolean": "true or false", "object": "an object"}.get(kind, kind)]
+    if schema.get("format") == "uuid":
+        parts = ["a UUID string"]
+    bounds = [
+        (">=", schema.get("minimum")),
+        (">", schema.get("exclusiveMinimum")),
+        ("<=", schema.get("maximum")),
+        ("<", schema.get("exclusiveMaximum")),
+    ]
+    parts += [f"{op} {value}" for op, value in bounds if value is not None]
+    if "minLength" in schema or "maxLength" in schema:
+        parts.append(f"{schema.get('minLength', 0)}–{schema.get('maxLength', '…')} characters")
+    if "minItems" in schema or "maxItems" in schema:
+        parts.append(f"{schema.get('minItems', 0)}–{schema.get('maxItems', '…')} items")
+    if "pattern" in schema:
+        parts.append(f"matching {schema['pattern']}")
+    if schema.get("description"):
+        parts.append(f"({schema['description']})")
+    return " ".join(parts)
+
+
+@cache
+def _schema(model: type[BaseModel]) -> dict[str, Any]:
+    return model.model_json_schema()
+
+
+def _resolve(root: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    while "$ref" in node:
+        node = root["$defs"][node["$ref"].rsplit("/", 1)[-1]]
+    if "anyOf" in node:  # Optional[X]: describe X
+        variants = [v for v in node["anyOf"] if v.get("type") != "null"]
+        if len(variants) == 1:
+            merged = {k: v for k, v in node.items() if k != "anyOf"}
+            return {**_resolve(root, variants[0]), **merged}
+    return node
+
+
+def _field_schema(model: type[BaseModel], path: list[str]) -> dict[str, Any] | None:
+    root = _schema(model)
+    node: dict[str, Any] = root
+    for part in path:
+        node = _resolve(root, node)
+        if part.isdigit() and "items" in node:
+            node = node["items"]
+        elif part in node.get("properties", {}):
+            node = node["properties"][part]
+        else:
+            return None
+    return _resolve(root, node)
+
+
+def _model_example(model: type[BaseModel]) -> Any:
+    examples = _schema(model).get("examples")
+    return examples[0] if examples else None
+
+
+def _field_example(model: type[BaseModel], path: list[str], schema: dict[str, Any] | None) -> Any:
+    value = _model_example(model)
+    for part in path:
+        if isinstance(value, dict) and part in value:
+            value = value[part]
+        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+            value = value[int(part)]
+        else:
+            value = None
+            break
+    if value is None and schema:
+        if schema.get("examples"):
+            return schema["examples"][0]
+        if _allowed_values(schema):
+            return _allowed_values(schema)[0]
+    return value
