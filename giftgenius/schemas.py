@@ -140,7 +140,7 @@ class SuggestGiftsInput(ToolInput):
         if blank:
             raise ToolError(
                 "VALIDATION_ERROR",
-                "Interests must be non-empty words.",
+                f"Field 'interests.{blank[0]}' is blank; every interest must be a non-empty word.",
                 field=f"interests.{blank[0]}",
                 expected="a non-empty string such as 'cooking'",
                 example="cooking",

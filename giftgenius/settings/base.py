@@ -2,6 +2,7 @@
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
@@ -85,7 +86,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": BASE_DIR / "var" / "giftgenius.sqlite3",
+            "NAME": Path(os.environ.get("SQLITE_PATH", BASE_DIR / "var" / "giftgenius.sqlite3")),
             "OPTIONS": {
                 # WAL lets readers run beside the single writer; IMMEDIATE takes the write lock
                 # at BEGIN so concurrent writers queue instead of failing with "locked".
@@ -100,7 +101,7 @@ else:
 # can never roll it back (it stands for an external provider).
 _ledger = dict(DATABASES["default"])
 if _ledger["ENGINE"].endswith("sqlite3"):
-    _ledger["NAME"] = BASE_DIR / "var" / "payment-ledger.sqlite3"
+    _ledger["NAME"] = _ledger["NAME"].with_name(_ledger["NAME"].stem + "-payment-ledger.sqlite3")
 else:
     _ledger["TEST"] = {"NAME": f"test_{_ledger['NAME']}_ledger", "DEPENDENCIES": []}
 DATABASES["payment_ledger"] = _ledger
@@ -173,6 +174,32 @@ UPSTREAM_RETRY_WAIT_MAX_SECONDS = float(os.environ.get("UPSTREAM_RETRY_WAIT_MAX_
 # Fault injection exists for tests and the QA preview only; production forces it off.
 FAULT_INJECTION_ENABLED = env_bool("FAULT_INJECTION_ENABLED", False)
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+
+# --- MCP endpoint (/mcp) host/origin checks and the widget resource's CSP (explicit, no wildcards) ---
+_public = urlsplit(PUBLIC_ORIGIN)
+_PUBLIC_ORIGIN = f"{_public.scheme}://{_public.netloc}"
+# Django's ".example.com" / "*" patterns have no MCP equivalent; only concrete hosts carry over.
+_MCP_HOSTS = [h for h in ALLOWED_HOSTS if h and not h.startswith((".", "*"))]
+_LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "[::1]"}
+# The Host header carries the port, so each allowed host is accepted bare and with any port.
+MCP_ALLOWED_HOSTS = env_list(
+    "MCP_ALLOWED_HOSTS", sorted({_public.netloc, *_MCP_HOSTS, *(f"{h}:*" for h in _MCP_HOSTS)})
+)
+# Browsers send Origin; plain http is accepted only from loopback (local development).
+MCP_ALLOWED_ORIGINS = env_list(
+    "MCP_ALLOWED_ORIGINS",
+    sorted(
+        {
+            _PUBLIC_ORIGIN,
+            "https://chatgpt.com",
+            *(f"https://{h}" for h in _MCP_HOSTS),
+            *(f"http://{h}:*" for h in _MCP_HOSTS if h in _LOOPBACK_HOSTS),
+        }
+    ),
+)
+WIDGET_DOMAIN = os.environ.get("WIDGET_DOMAIN", _PUBLIC_ORIGIN)
+WIDGET_CONNECT_DOMAINS = env_list("WIDGET_CONNECT_DOMAINS", [_PUBLIC_ORIGIN])
+WIDGET_RESOURCE_DOMAINS = env_list("WIDGET_RESOURCE_DOMAINS", [_PUBLIC_ORIGIN])
 
 LOGGING = {
     "version": 1,

@@ -5,3 +5,8 @@ from .base import env_bool
 
 DEBUG = env_bool("DEBUG", True)
 FAULT_INJECTION_ENABLED = env_bool("FAULT_INJECTION_ENABLED", True)
+
+# Serve static files straight from the app and project folders (no collectstatic in development).
+STATIC_ROOT = None
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True

@@ -1,0 +1,211 @@
+"""Benchmark GiftGenius over HTTP against a real uvicorn process.
+
+Scenarios (each with concurrent clients, after a warm-up):
+  floor          GET /healthz: the framework floor (same ASGI + Django stack, no tool work)
+  suggest_gifts  the ranking tool over the whole demo catalog
+  get_workflow   the cheapest workflow read
+  checkout       prepare_order + commit_order (pm_card_visa), measured together
+  replay         commit_order replayed with the same idempotency key (stored result)
+
+Usage: python -m bench [--requests N] [--concurrency C] [--database-url URL]
+Without --database-url a fresh SQLite file under var/bench/ is used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+BRIEF = {"relationship": "friend", "interests": ["coffee", "cooking"], "budget_min": 10, "budget_max": 80, "currency": "USD"}
+SHIPPING = {"name": "Bench Buyer", "line1": "1 Main St", "city": "Springfield", "postal_code": "12345", "country": "US"}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def prepare_database(env: dict[str, str]) -> str:
+    """Migrate, seed, give the catalog deep stock, and return a bearer token for a bench user."""
+    manage = [sys.executable, "manage.py"]
+    for args in (["migrate", "--noinput", "-v0"], ["migrate", "--database", "payment_ledger", "--noinput", "-v0"],
+                 ["seed_catalog"], ["ensure_demo_users"]):
+        subprocess.run(manage + args, cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
+    script = (
+        "import django; django.setup();"
+        "from giftgenius.models import Product; Product.objects.filter(active=True).update(stock=1000000);"
+        "from django.contrib.auth import get_user_model;"
+        "from giftgenius.principals import issue_api_token;"
+        "u,_=get_user_model().objects.get_or_create(username='bench');"
+        "print(issue_api_token(user=u))"
+    )
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, check=True, capture_output=True, text=True)
+    return out.stdout.strip().splitlines()[-1]
+
+
+def start_server(env: dict[str, str], port: int) -> subprocess.Popen:
+    server = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "giftgenius.asgi:application", "--host", "127.0.0.1",
+         "--port", str(port), "--log-level", "warning", "--no-access-log"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                return server
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    server.kill()
+    raise SystemExit("the server did not start: " + (server.stderr.read().decode() if server.stderr else ""))
+
+
+def measure(name: str, call: Callable[[httpx.Client], float], *, requests: int, concurrency: int,
+            clients: list[httpx.Client]) -> dict:
+    for client in clients:  # warm-up: connections, caches, first-request imports
+        call(client)
+    per_worker = max(1, requests // concurrency)
+
+    def worker(client: httpx.Client) -> list[float]:
+        return [call(client) for _ in range(per_worker)]
+
+    started = time.perf_counter()
+    with ThreadPoolExecutor(concurrency) as pool:
+        samples = [s for batch in pool.map(worker, clients[:concurrency]) for s in batch]
+    elapsed = time.perf_counter() - started
+    samples.sort()
+
+    def pct(p: float) -> float:
+        return samples[min(len(samples) - 1, int(p * len(samples)))] * 1000
+
+    return {"name": name, "n": len(samples), "p50": pct(0.50), "p95": pct(0.95), "p99": pct(0.99),
+            "mean": statistics.fmean(samples) * 1000, "rps": len(samples) / elapsed}
+
+
+def tool(client: httpx.Client, name: str, body: dict) -> dict:
+    response = client.post(f"/api/tools/{name}", json=body)
+    data = response.json()
+    if not data.get("ok"):
+        raise SystemExit(f"{name} failed during the benchmark: {data}")
+    return data
+
+
+def timed(fn: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    fn()
+    return time.perf_counter() - started
+
+
+def run(args: argparse.Namespace) -> None:
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "giftgenius.settings.dev", "DEBUG": "0",
+           "LOG_LEVEL": "WARNING", "FAULT_INJECTION_ENABLED": "0"}
+    if args.database_url:
+        env["DATABASE_URL"] = args.database_url
+        label = "PostgreSQL"
+    else:
+        bench_dir = ROOT / "var" / "bench"
+        shutil.rmtree(bench_dir, ignore_errors=True)
+        bench_dir.mkdir(parents=True)
+        env.pop("DATABASE_URL", None)
+        env["SQLITE_PATH"] = str(bench_dir / "bench.sqlite3")
+        label = "SQLite"
+    token = prepare_database(env)
+    port = free_port()
+    server = start_server(env, port)
+    headers = {"Authorization": f"Bearer {token}"}
+    clients = [httpx.Client(base_url=f"http://127.0.0.1:{port}", headers=headers, timeout=30)
+               for _ in range(args.concurrency)]
+    try:
+        workflows = {id(c): tool(c, "start_gift_workflow", {})["workflow_id"] for c in clients}
+        for c in clients:
+            tool(c, "suggest_gifts", {"workflow_id": workflows[id(c)], **BRIEF})
+
+        def floor(c: httpx.Client) -> float:
+            return timed(lambda: c.get("/healthz").raise_for_status())
+
+        def suggest(c: httpx.Client) -> float:
+            return timed(lambda: tool(c, "suggest_gifts", {"workflow_id": workflows[id(c)], **BRIEF}))
+
+        def get_workflow(c: httpx.Client) -> float:
+            return timed(lambda: tool(c, "get_workflow", {"workflow_id": workflows[id(c)]}))
+
+        replays: list[tuple[httpx.Client, dict]] = []
+
+        def checkout(c: httpx.Client) -> float:
+            wid = tool(c, "start_gift_workflow", {})["workflow_id"]
+            gift = tool(c, "suggest_gifts", {"workflow_id": wid, **BRIEF})["gifts"][0]
+            tool(c, "select_gift", {"workflow_id": wid, "product_id": gift["product_id"]})
+            started = time.perf_counter()
+            draft = tool(c, "prepare_order", {"workflow_id": wid, "payment_method_id": "pm_card_visa",
+                                              "shipping": SHIPPING, "idempotency_key": uuid.uuid4().hex})
+            commit = {"workflow_id": wid, "order_id": draft["order_id"],
+                      "confirmation_token": draft["_meta"]["confirmation_token"], "idempotency_key": uuid.uuid4().hex}
+            tool(c, "commit_order", commit)
+            elapsed = time.perf_counter() - started
+            replays.append((c, commit))
+            return elapsed
+
+        def commit_only(c: httpx.Client, body: dict) -> float:
+            return timed(lambda: tool(c, "commit_order", body))
+
+        results = [
+            measure("floor (GET /healthz)", floor, requests=args.requests, concurrency=args.concurrency, clients=clients),
+            measure("suggest_gifts", suggest, requests=args.requests, concurrency=args.concurrency, clients=clients),
+            measure("get_workflow", get_workflow, requests=args.requests, concurrency=args.concurrency, clients=clients),
+            measure("checkout (prepare+commit)", checkout, requests=args.checkout_requests,
+                    concurrency=args.concurrency, clients=clients),
+        ]
+        first_commits = []
+        for c, body in replays[: args.checkout_requests]:
+            first_commits.append(body)
+        replay_iter = iter(replays)
+
+        def replay(c: httpx.Client) -> float:
+            _, body = next(replay_iter)
+            return commit_only(c, body)
+
+        results.append(measure("commit_order replay", replay, requests=min(len(replays) - args.concurrency, args.checkout_requests),
+                               concurrency=args.concurrency, clients=clients))
+    finally:
+        for c in clients:
+            c.close()
+        server.terminate()
+        server.wait(10)
+
+    print(f"\nGiftGenius benchmark — {label}, 1 uvicorn process, {args.concurrency} concurrent clients\n")
+    print(f"{'scenario':30} {'n':>5} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'req/s':>8}")
+    for r in results:
+        print(f"{r['name']:30} {r['n']:5d} {r['p50']:8.2f} {r['p95']:8.2f} {r['p99']:8.2f} {r['rps']:8.1f}")
+    by = {r["name"]: r for r in results}
+    floor_p50 = by["floor (GET /healthz)"]["p50"]
+    print(f"\nsuggest_gifts p50 / floor p50 = {by['suggest_gifts']['p50'] / floor_p50:.2f}x")
+    print(f"get_workflow  p50 / floor p50 = {by['get_workflow']['p50'] / floor_p50:.2f}x")
+    print(f"checkout (prepare+commit) p50 / commit replay p50 = "
+          f"{by['checkout (prepare+commit)']['p50'] / by['commit_order replay']['p50']:.2f}x")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--requests", type=int, default=800)
+    parser.add_argument("--checkout-requests", type=int, default=200)
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL", ""))
+    run(parser.parse_args())
+
+
+if __name__ == "__main__":
+    main()

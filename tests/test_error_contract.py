@@ -1,0 +1,150 @@
+"""Malformed calls get one field-precise, repairable error (SPEC §5)."""
+
+import json
+
+import pytest
+
+from giftgenius.errors import ERROR_CATALOG, ErrorType, Severity
+from tests.helpers import BRIEF, start
+
+pytestmark = pytest.mark.usefixtures("demo_catalog")
+
+CONTRACT_KEYS = {"code", "error_type", "message", "retryable"}
+
+
+def repaired(arguments: dict, error: dict) -> dict:
+    """What a client that knows nothing but the error does: use the example for the field."""
+    field = error["field"]
+    fixed = dict(arguments)
+    if error.get("expected") == "no such field":
+        fixed.pop(field)
+    elif "." in field:
+        head, index = field.split(".", 1)
+        fixed[head] = list(fixed[head])
+        fixed[head][int(index)] = error["example"]
+    else:
+        fixed[field] = error["example"] if error.get("example") is not None else error["allowed_values"][0]
+    return fixed
+
+
+MALFORMED = [
+    ("missing field", {k: v for k, v in BRIEF.items() if k != "relationship"}, "relationship"),
+    ("unknown enum", {**BRIEF, "relationship": "boss"}, "relationship"),
+    ("wrong type", {**BRIEF, "budget_max": "sixty"}, "budget_max"),
+    ("negative", {**BRIEF, "budget_min": -5}, "budget_min"),
+    ("unknown currency", {**BRIEF, "currency": "XYZ"}, "currency"),
+    ("empty interests", {**BRIEF, "interests": []}, "interests"),
+    ("blank interest", {**BRIEF, "interests": ["coffee", " "]}, "interests.1"),
+    ("age out of range", {**BRIEF, "age": 300}, "age"),
+    ("limit too big", {**BRIEF, "limit": 500}, "limit"),
+    ("extra field", {**BRIEF, "budget": 50}, "budget"),
+    ("budget_min above budget_max", {**BRIEF, "budget_min": 80, "budget_max": 60}, "budget_min"),
+    ("too many decimals", {**BRIEF, "budget_max": 59.999}, "budget_max"),
+]
+
+
+@pytest.mark.parametrize(("case", "arguments", "field"), MALFORMED, ids=[m[0] for m in MALFORMED])
+def test_malformed_suggest_gifts_names_the_field_and_can_be_repaired_in_one_step(api, case, arguments, field):
+    workflow_id = start(api)
+    arguments = {"workflow_id": workflow_id, **arguments}
+    response = api.call("suggest_gifts", arguments)
+    assert response.status == 422, response.body
+    error = response.error
+    assert CONTRACT_KEYS <= error.keys()
+    assert error["code"] == "VALIDATION_ERROR"
+    assert error["error_type"] == "validation"
+    assert error["retryable"] is False
+    assert error["field"] == field
+    assert field in error["message"]
+    assert error["expected"]
+    assert error.get("example") is not None or error.get("allowed_values")
+    # The goal we measure: the error alone is enough to repair the call in one step.
+    fixed = api.call("suggest_gifts", repaired(arguments, error))
+    assert fixed.status == 200, (case, fixed.body)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "allowed"),
+    [("relationship", "boss", "friend"), ("currency", "EUR", "USD")],
+)
+def test_enum_like_fields_list_their_allowed_values(api, field, value, allowed):
+    workflow_id = start(api)
+    error = api.call("suggest_gifts", {"workflow_id": workflow_id, **BRIEF, field: value}).error
+    assert allowed in error["allowed_values"]
+
+
+def test_search_category_lists_the_categories(api):
+    error = api.call("search_products", {"query": "mug", "category": "kitchenware"}).error
+    assert error["field"] == "category"
+    assert "kitchen" in error["allowed_values"]
+    assert len(error["allowed_values"]) >= 12
+
+
+def test_several_bad_fields_report_the_first_and_list_the_others(api):
+    workflow_id = start(api)
+    error = api.call(
+        "suggest_gifts", {"workflow_id": workflow_id, **BRIEF, "relationship": "boss", "age": -1, "limit": 0}
+    ).error
+    assert error["field"] == "relationship"
+    assert set(error["details"]["other_invalid_fields"]) == {"age", "limit"}
+
+
+def test_invalid_workflow_id_format(api):
+    error = api.call("get_workflow", {"workflow_id": "not-a-uuid"}).error
+    assert error["field"] == "workflow_id"
+    assert "UUID" in error["expected"]
+    assert error["example"]
+
+
+def test_body_that_is_not_json(api):
+    response = api.client.post("/api/tools/get_workflow", data="{oops", content_type="application/json")
+    body = json.loads(response.content)
+    assert response.status_code == 400
+    assert body["error"]["code"] == "INVALID_JSON"
+
+
+def test_body_that_is_not_an_object(api):
+    response = api.call("get_workflow", ["workflow_id"])
+    assert response.status == 422
+    assert response.error["field"] == "(arguments)"
+
+
+def test_unexpected_exception_becomes_internal_error_without_internals(api, monkeypatch):
+    from giftgenius import registry
+
+    spec = registry.REGISTRY["get_workflow"]
+
+    def explode(context, args):
+        raise RuntimeError("SELECT * FROM secret_table at /srv/app/giftgenius/tools.py password=hunter2")
+
+    monkeypatch.setitem(registry.REGISTRY, "get_workflow", type(spec)(**{**spec.__dict__, "handler": explode}))
+    workflow_id = start(api)
+    response = api.call("get_workflow", {"workflow_id": workflow_id}, HTTP_X_CORRELATION_ID="corr-123")
+    assert response.status == 500
+    error = response.error
+    assert error["code"] == "INTERNAL_ERROR"
+    assert error["details"]["correlation_id"] == "corr-123"
+    text = response.raw.decode()
+    for leak in ("SELECT", "secret_table", "/srv/", "tools.py", "hunter2", "RuntimeError", "Traceback"):
+        assert leak not in text
+
+
+def test_missing_and_bad_credentials_are_unauthorized(db):
+    from tests.conftest import ToolClient
+
+    for client in (ToolClient(None), ToolClient("gg_not-a-real-token")):
+        response = client.call("start_gift_workflow", {})
+        assert response.status == 401
+        assert response.error["code"] == "UNAUTHORIZED"
+        assert response.error["field"] == "Authorization"
+
+
+def test_every_catalog_entry_is_complete():
+    for code, spec in ERROR_CATALOG.items():
+        assert spec.code == code
+        assert isinstance(spec.error_type, ErrorType)
+        assert isinstance(spec.severity, Severity)
+        assert 400 <= spec.http_status <= 599
+        assert str(spec.banner)
+    assert ERROR_CATALOG["UPSTREAM_UNAVAILABLE"].severity == Severity.ALERT
+    assert ERROR_CATALOG["CARD_DECLINED"].severity == Severity.ANALYTICS

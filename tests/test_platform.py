@@ -1,0 +1,181 @@
+"""Tokens, probes, correlation ids, structured logs, the loop guard, production settings, query budgets."""
+
+import json
+import logging
+import os
+import subprocess
+import sys
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from giftgenius.models import ApiToken, ToolCallLog
+from giftgenius.principals import user_for_token
+from tests.conftest import ToolClient
+from tests.helpers import BRIEF, start, suggest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_create_api_token_prints_only_the_token_and_stores_its_digest(user):
+    out = StringIO()
+    call_command("create_api_token", "alice", stdout=out)
+    token = out.getvalue().strip()
+    assert token.startswith("gg_") and "\n" not in token and len(token) > 30
+    stored = ApiToken.objects.get(user=user)
+    assert token not in (stored.digest, stored.prefix) and len(stored.digest) == 64
+    assert user_for_token(token) == user
+    assert ToolClient(token).call("start_gift_workflow", {}).status == 200
+
+
+def test_create_api_token_for_unknown_user_fails(db):
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError):
+        call_command("create_api_token", "nobody")
+
+
+def test_revoked_token_is_unauthorized(api, user):
+    ApiToken.objects.filter(user=user).update(revoked=True)
+    assert api.call("start_gift_workflow", {}).status == 401
+
+
+def test_health_probes(db):
+    client = Client(SERVER_NAME="127.0.0.1")
+    assert client.get("/healthz").json() == {"status": "ok"}
+    assert client.get("/readyz").json() == {"status": "ok", "database": "ok"}
+
+
+def test_readyz_reports_an_unreachable_database(db, monkeypatch):
+    from django.db.utils import OperationalError
+
+    class Unreachable:
+        def cursor(self):
+            raise OperationalError("connection refused to db.internal:5432")
+
+    monkeypatch.setattr("giftgenius.views.connections", {"default": Unreachable()})
+    response = Client(SERVER_NAME="127.0.0.1").get("/readyz")
+    assert response.status_code == 503
+    assert "db.internal" not in response.content.decode()
+
+
+def test_correlation_id_is_taken_from_the_request_and_echoed(api):
+    response = api.call("start_gift_workflow", {}, HTTP_X_CORRELATION_ID="abc-123")
+    assert response.headers["X-Correlation-ID"] == "abc-123"
+    assert response.body["_meta"]["correlation_id"] == "abc-123"
+    minted = api.call("start_gift_workflow", {}, HTTP_X_CORRELATION_ID="bad id with spaces <script>")
+    assert minted.body["_meta"]["correlation_id"] != "bad id with spaces <script>"
+    assert len(minted.body["_meta"]["correlation_id"]) == 32
+
+
+def test_one_structured_json_log_line_per_tool_call(api, caplog, demo_catalog):
+    workflow_id = start(api)
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="giftgenius.tools"):
+        api.call("suggest_gifts", {"workflow_id": workflow_id, **BRIEF}, HTTP_X_CORRELATION_ID="log-1")
+    lines = [json.loads(r.getMessage()) for r in caplog.records if r.name == "giftgenius.tools"]
+    assert len(lines) == 1
+    line = lines[0]
+    assert line["event"] == "tool_call"
+    assert line["tool"] == "suggest_gifts"
+    assert line["workflow_id"] == workflow_id
+    assert line["step_id"] == "ideas"
+    assert line["status"] == "success"
+    assert line["correlation_id"] == "log-1"
+    assert line["principal"].startswith("user:")
+    assert isinstance(line["duration_ms"], float)
+    for key in ("error_code", "idempotency_key"):
+        assert key in line
+
+
+def test_failed_call_is_logged_with_its_error_code(api, caplog, db):
+    with caplog.at_level(logging.INFO, logger="giftgenius.tools"):
+        api.call("get_workflow", {"workflow_id": "nope"})
+    line = json.loads([r for r in caplog.records if r.name == "giftgenius.tools"][-1].getMessage())
+    assert line["status"] == "failed"
+    assert line["error_code"] == "VALIDATION_ERROR"
+
+
+def test_loop_guard_stops_the_same_failing_call(api, demo_catalog):
+    workflow_id = start(api)
+    bad = {"workflow_id": workflow_id, **BRIEF, "relationship": "boss"}
+    for _ in range(3):
+        assert api.call("suggest_gifts", bad).error["code"] == "VALIDATION_ERROR"
+    stopped = api.call("suggest_gifts", bad)
+    assert stopped.status == 429
+    assert stopped.error["code"] == "RETRY_LIMIT_EXCEEDED"
+    assert stopped.error["retryable"] is False
+    assert "ask the person" in stopped.error["next_actions"]
+    # Different arguments are a different call: not blocked.
+    assert api.call("suggest_gifts", {**bad, "relationship": "friend"}).status == 200
+
+
+def test_loop_guard_forgets_old_failures(api, demo_catalog):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    workflow_id = start(api)
+    bad = {"workflow_id": workflow_id, **BRIEF, "relationship": "boss"}
+    for _ in range(3):
+        api.call("suggest_gifts", bad)
+    ToolCallLog.objects.update(created_at=timezone.now() - timedelta(minutes=11))
+    assert api.call("suggest_gifts", bad).error["code"] == "VALIDATION_ERROR"
+
+
+def _queries_for(call) -> int:
+    with CaptureQueriesContext(connection) as ctx:
+        response = call()
+    assert response.status == 200, response.body
+    return len(ctx.captured_queries)
+
+
+def test_query_count_is_constant_whatever_the_catalog_size(api, demo_catalog):
+    from giftgenius.models import Product
+
+    workflow_id = start(api)
+    small_suggest = _queries_for(lambda: suggest(api, workflow_id))
+    small_get = _queries_for(lambda: api.call("get_workflow", {"workflow_id": workflow_id}))
+    template = Product.objects.get(sku="GG-TEST-LAST3")
+    Product.objects.bulk_create(
+        Product(sku=f"GG-EXTRA-{i:04d}", name=f"Extra coffee mug {i}", description="coffee", category="kitchen",
+                tags=["coffee"], price=template.price, stock=5)
+        for i in range(600)
+    )
+    assert _queries_for(lambda: suggest(api, workflow_id)) == small_suggest
+    assert _queries_for(lambda: api.call("get_workflow", {"workflow_id": workflow_id})) == small_get
+    # The budgets: token, loop guard, workflow, catalog, lock + update (in a savepoint here,
+    # two more statements under the test transaction), call log.
+    assert small_suggest <= 9
+    assert small_get <= 5
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="subprocess environment is Linux-specific here")
+def test_production_settings_pass_check_deploy():
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "giftgenius.settings.production",
+        "SECRET_KEY": "k" * 30 + "-Production-Secret-Key-With-Entropy-9f3b1c",
+        "ALLOWED_HOSTS": "giftgenius.example.com",
+    }
+    env.pop("DATABASE_URL", None)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_production_settings_require_a_secret_key():
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "giftgenius.settings.production"}
+    env.pop("SECRET_KEY", None)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode != 0
+    assert "SECRET_KEY" in result.stderr
