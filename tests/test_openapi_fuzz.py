@@ -1,0 +1,62 @@
+"""Schemathesis against /api/openapi.json: no 5xx, and every response matches its documented schema.
+
+Every error body must match the ToolError contract schema, so a malformed call can never
+produce anything else (a stack trace, an HTML page, an undocumented status).
+"""
+
+import django
+import pytest
+import schemathesis
+from django.core.wsgi import get_wsgi_application
+from hypothesis import HealthCheck, settings
+
+from giftgenius.principals import issue_api_token
+
+django.setup()
+schema = schemathesis.openapi.from_wsgi("/api/openapi.json", get_wsgi_application())
+
+CHECKS = [
+    schemathesis.checks.not_a_server_error,
+    schemathesis.checks.response_schema_conformance,
+    schemathesis.checks.status_code_conformance,
+    schemathesis.checks.content_type_conformance,
+]
+
+
+@pytest.fixture
+def keep_test_connection():
+    """Like Django's test client: the WSGI app must not close the test transaction's connection."""
+    from django.core import signals
+    from django.db import close_old_connections
+
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def bearer(django_user_model, demo_catalog, keep_test_connection):
+    user, _ = django_user_model.objects.get_or_create(username="fuzzer")
+    return {"Authorization": f"Bearer {issue_api_token(user=user)}"}
+
+
+def test_openapi_document_lists_every_tool(client):
+    from giftgenius.registry import REGISTRY
+
+    document = client.get("/api/openapi.json", SERVER_NAME="127.0.0.1").json()
+    paths = {path.rsplit("/", 1)[-1] for path in document["paths"]}
+    assert set(REGISTRY) <= paths
+    suggest = document["paths"]["/api/tools/suggest_gifts"]["post"]
+    body_ref = suggest["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+    assert body_ref.endswith("/SuggestGiftsInput")
+    assert "422" in suggest["responses"] and "200" in suggest["responses"]
+
+
+@pytest.mark.django_db
+@schema.parametrize()
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+def test_tools_never_fail_with_5xx_and_match_the_contract(case, bearer):
+    response = case.call(headers=bearer)
+    case.validate_response(response, checks=CHECKS)
