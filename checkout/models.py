@@ -188,3 +188,70 @@ class RollbackAuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.actor} rolled back {self.order_id}: {self.outcome}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Payment simulator ledger (checkout.payments.simulator).
+# These rows stand for an external provider's books. checkout.payments.router sends them to the
+# "payment_ledger" database (its own connection), so no app transaction can roll them back.
+# They never hold foreign keys into the app's tables: an order is only named in metadata.
+# ---------------------------------------------------------------------------------------------
+
+
+class SimulatedChargeStatus(models.TextChoices):
+    SUCCEEDED = "succeeded", "Succeeded (captured)"
+    PENDING = "pending", "Pending"
+    FAILED = "failed", "Failed (declined)"
+
+
+class SimulatedChargeRequest(models.Model):
+    """Every charge request the simulator received under a key, processed or not (a timed-out
+    first attempt leaves no charge but still counts here)."""
+
+    idempotency_key = models.CharField(max_length=200, unique=True)
+    payment_method_id = models.CharField(max_length=64)
+    attempts = models.PositiveIntegerField(default=0)
+    first_seen_at = models.DateTimeField(default=timezone.now)
+    last_seen_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"charge request {self.idempotency_key} × {self.attempts}"
+
+
+class SimulatedCharge(models.Model):
+    charge_id = models.CharField(max_length=40, unique=True)
+    idempotency_key = models.CharField(max_length=200, unique=True)
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+    currency = models.CharField(max_length=3)
+    payment_method_id = models.CharField(max_length=64)
+    status = models.CharField(max_length=12, choices=SimulatedChargeStatus.choices)
+    failure_code = models.CharField(max_length=32, blank=True)
+    refunded_amount = models.DecimalField(max_digits=12, decimal_places=2, default=0)
+    metadata = models.JSONField(default=dict, blank=True)
+    order_id = models.CharField(max_length=64, blank=True, db_index=True)
+    attempts = models.PositiveIntegerField(default=1, help_text="Charge requests seen under this key.")
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    settles_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.charge_id} {self.amount} {self.currency} ({self.status})"
+
+
+class SimulatedRefund(models.Model):
+    refund_id = models.CharField(max_length=40, unique=True)
+    # to_field: refund.charge_id is the provider's "ch_..." id, as in the Refund dataclass.
+    charge = models.ForeignKey(
+        SimulatedCharge, on_delete=models.PROTECT, related_name="refunds", to_field="charge_id"
+    )
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+    idempotency_key = models.CharField(max_length=200, unique=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.refund_id} {self.amount} of {self.charge_id}"

@@ -1,10 +1,40 @@
-"""The one ASGI app: Django for everything, with the MCP endpoint spliced in at /mcp."""
+"""The one ASGI app: the MCP endpoint at exactly /mcp, Django for everything else.
 
+Served by `uvicorn giftgenius.asgi:application`. The MCP routes are spliced in (not mounted)
+so POST /mcp is not redirected to /mcp/, and the outer lifespan runs the MCP session manager
+because a mounted app's own lifespan never runs.
+"""
+
+import contextlib
 import os
+from collections.abc import AsyncIterator
 
 from django.core.asgi import get_asgi_application
+from starlette.applications import Starlette
+from starlette.routing import Mount
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "giftgenius.settings.dev")
-django_app = get_asgi_application()
+django_app = get_asgi_application()  # sets Django up (and fills the tool registry) first
 
-application = django_app
+from widget.mcp_server import MCP_PATH, build_mcp_server, transport_security  # noqa: E402
+
+
+def build_application() -> Starlette:
+    """A fresh app with its own MCP server (a session manager runs only once per instance)."""
+    server = build_mcp_server()
+    mcp_app = server.streamable_http_app(
+        streamable_http_path=MCP_PATH,
+        stateless_http=True,  # no server-side sessions: any app process can answer any call
+        json_response=True,
+        transport_security=transport_security(),
+    )
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        async with server.session_manager.run():
+            yield
+
+    return Starlette(routes=[*mcp_app.routes, Mount("/", app=django_app)], lifespan=lifespan)
+
+
+application = build_application()

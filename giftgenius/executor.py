@@ -189,6 +189,7 @@ def _guard_loop(*, principal: AbstractBaseUser, tool: str, workflow_id: uuid.UUI
         tool=tool,
         arguments_fingerprint=guard_print,
         status=ToolCallStatus.FAILED,
+        replayed=False,  # a replayed stored failure is the same attempt, not a new one
         created_at__gte=since,
     ).exclude(error_code__in=["IDEMPOTENCY_IN_PROGRESS", "RETRY_LIMIT_EXCEEDED"])
     if failures.count() >= settings.LOOP_GUARD_MAX_FAILURES:

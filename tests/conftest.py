@@ -14,6 +14,8 @@ from django.test import Client
 
 from giftgenius.principals import issue_api_token
 
+pytest_plugins = ["tests.live_server"]  # the `live_url` fixture (a real uvicorn server)
+
 ON_POSTGRES = connection.vendor == "postgresql"
 _skipped_postgres_tests: list[str] = []
 

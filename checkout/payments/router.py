@@ -5,7 +5,7 @@ means no app transaction (or rollback) can ever touch it.
 """
 
 LEDGER_DB = "payment_ledger"
-LEDGER_MODELS = frozenset({"simulatedcharge", "simulatedrefund"})
+LEDGER_MODELS = frozenset({"simulatedcharge", "simulatedrefund", "simulatedchargerequest"})
 
 
 def _is_ledger(app_label: str, model_name: str | None) -> bool:

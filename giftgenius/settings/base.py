@@ -212,3 +212,14 @@ LOGGING = {
     },
 }
 UPSTREAM_RETRY_WAIT_JITTER_SECONDS = float(os.environ.get("UPSTREAM_RETRY_WAIT_JITTER_SECONDS", "0.1"))
+# --- Payments (checkout.payments) ---
+# Dotted path of the provider class; the built-in simulator (its own ledger DB) by default.
+PAYMENT_PROVIDER = os.environ.get("PAYMENT_PROVIDER", "checkout.payments.simulator.SimulatedProvider")
+# Provider retries (stamina, one layer: checkout.payments.gateway), always with the same key.
+PAYMENT_RETRY_ATTEMPTS = int(os.environ.get("PAYMENT_RETRY_ATTEMPTS", "3"))
+PAYMENT_RETRY_DEADLINE_SECONDS = float(os.environ.get("PAYMENT_RETRY_DEADLINE_SECONDS", "5.0"))
+PAYMENT_RETRY_WAIT_INITIAL_SECONDS = float(os.environ.get("PAYMENT_RETRY_WAIT_INITIAL_SECONDS", "0.1"))
+PAYMENT_RETRY_WAIT_MAX_SECONDS = float(os.environ.get("PAYMENT_RETRY_WAIT_MAX_SECONDS", "1.0"))
+PAYMENT_RETRY_WAIT_JITTER_SECONDS = float(os.environ.get("PAYMENT_RETRY_WAIT_JITTER_SECONDS", "0.1"))
+# pm_card_pending: seconds before a pending simulated charge settles (on the next read after it).
+SIMULATOR_PENDING_SETTLE_SECONDS = float(os.environ.get("SIMULATOR_PENDING_SETTLE_SECONDS", "0"))
