@@ -7,6 +7,7 @@ rejection (4xx) is never retried. Exhausted retries become retryable upstream er
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -59,7 +60,19 @@ class CatalogItem:
         return self.stock > 0
 
 
-_FIELDS = ("id", "sku", "name", "description", "category", "tags", "price", "currency", "stock", "age_min", "age_max")
+_FIELDS = (
+    "id",
+    "sku",
+    "name",
+    "description",
+    "category",
+    "tags",
+    "price",
+    "currency",
+    "stock",
+    "age_min",
+    "age_max",
+)
 
 # Retries spent in the current tool call, read by the call log (retries vs final failures).
 upstream_retries: ContextVar[int] = ContextVar("upstream_retries", default=0)
@@ -121,16 +134,72 @@ def _with_retries(operation: Callable[[], T]) -> T:
     raise AssertionError(f"retry loop ended without a result: {last!r}")  # pragma: no cover
 
 
-def sellable_candidates(*, currency: str) -> list[CatalogItem]:
-    """Every active, in-stock product priced in `currency` (one query, any catalog size)."""
-    return _with_retries(
-        lambda: _items(
-            Product.objects.filter(active=True, currency=currency, stock__gt=0).values_list(*_FIELDS)
-        )
-    )
+# Product details change rarely; stock changes with every order. Details are cached per process
+# for CATALOG_CACHE_SECONDS (a read-through cache of the upstream, not state of record), while the
+# filters that decide what is sellable (active, stock, price, age) always run live in the database.
+_DETAIL_FIELDS = (
+    "id",
+    "sku",
+    "name",
+    "description",
+    "category",
+    "tags",
+    "price",
+    "currency",
+    "age_min",
+    "age_max",
+)
+_details: dict[int, tuple] = {}
+_details_loaded_at = float("-inf")
 
 
-def search(*, query: str, category: str | None, max_price: Decimal | None, limit: int) -> list[CatalogItem]:
+def _product_details(ids: list[int]) -> dict[int, tuple]:
+    global _details, _details_loaded_at
+    fresh = time.monotonic() - _details_loaded_at < settings.CATALOG_CACHE_SECONDS
+    if not fresh or any(pid not in _details for pid in ids):
+        rows = Product.objects.filter(active=True).values_list(*_DETAIL_FIELDS)
+        _details = {
+            row[0]: row for row in rows
+        }  # swapped whole: readers never see a half-built dict
+        _details_loaded_at = time.monotonic()
+    return _details
+
+
+def sellable_candidates(
+    *,
+    currency: str,
+    min_price: Decimal | None = None,
+    max_price: Decimal | None = None,
+    age: int | None = None,
+) -> list[CatalogItem]:
+    """Active, in-stock products priced in `currency`, optionally within a price range and
+    suitable for an age. At most two queries, whatever the catalog size."""
+    filters = Q(active=True, currency=currency, stock__gt=0)
+    if min_price is not None:
+        filters &= Q(price__gte=min_price)
+    if max_price is not None:
+        filters &= Q(price__lte=max_price)
+    if age is not None:
+        filters &= Q(age_min__lte=age, age_max__gte=age)
+
+    def fetch() -> list[CatalogItem]:
+        stock_by_id = dict(Product.objects.filter(filters).values_list("id", "stock"))
+        details = _product_details(list(stock_by_id))
+        return [
+            CatalogItem(
+                pid, sku, name, desc, cat, tuple(tags), price, cur, stock_by_id[pid], amin, amax
+            )
+            for pid, sku, name, desc, cat, tags, price, cur, amin, amax in (
+                details[i] for i in stock_by_id
+            )
+        ]
+
+    return _with_retries(fetch)
+
+
+def search(
+    *, query: str, category: str | None, max_price: Decimal | None, limit: int
+) -> list[CatalogItem]:
     """Active products whose name, description or category mention the words of `query`."""
     words = [w for w in query.lower().split() if w]
 
@@ -142,7 +211,11 @@ def search(*, query: str, category: str | None, max_price: Decimal | None, limit
             qs = qs.filter(price__lte=max_price)
         matches_any = Q()
         for word in words:
-            matches_any |= Q(name__icontains=word) | Q(description__icontains=word) | Q(category__icontains=word)
+            matches_any |= (
+                Q(name__icontains=word)
+                | Q(description__icontains=word)
+                | Q(category__icontains=word)
+            )
         items = _items(qs.filter(matches_any).values_list(*_FIELDS)[:500])
 
         def relevance(item: CatalogItem) -> tuple[int, int, str]:

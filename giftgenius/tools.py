@@ -5,10 +5,17 @@ from __future__ import annotations
 from giftgenius import catalog, services
 from giftgenius.catalog import CatalogItem
 from giftgenius.models import Step, WorkflowContext
-from giftgenius.registry import Annotations, ToolContext, ToolResult, ToolSpec, register, tools_allowed_in
+from giftgenius.registry import (
+    Annotations,
+    ToolContext,
+    ToolResult,
+    ToolSpec,
+    register,
+    tools_allowed_in,
+)
 from giftgenius.schemas import (
-    Gift,
     GetWorkflowInput,
+    Gift,
     NavigateInput,
     NavigateOutput,
     Product,
@@ -17,9 +24,9 @@ from giftgenius.schemas import (
     SelectGiftInput,
     SelectGiftOutput,
     StartWorkflowInput,
-    Suggestion,
     SuggestGiftsInput,
     SuggestGiftsOutput,
+    Suggestion,
     WorkflowState,
 )
 from giftgenius.selectors import Brief, explain_no_results, rank_gifts
@@ -75,8 +82,13 @@ def suggest_gifts(context: ToolContext, args: SuggestGiftsInput) -> ToolResult:
         budget_max=args.budget_max,
         age=args.age,
     )
-    candidates = catalog.sellable_candidates(currency=args.currency)
-    ranked = rank_gifts(candidates, brief, limit=args.limit)
+    in_budget = catalog.sellable_candidates(
+        currency=args.currency,
+        min_price=brief.budget_min,
+        max_price=brief.budget_max,
+        age=brief.age,
+    )
+    ranked = rank_gifts(in_budget, brief, limit=args.limit)
     recorded_brief = {
         "relationship": brief.relationship,
         "interests": list(brief.interests),
@@ -86,19 +98,26 @@ def suggest_gifts(context: ToolContext, args: SuggestGiftsInput) -> ToolResult:
         "age": brief.age,
     }
     workflow = services.record_ideas(
-        workflow=_workflow(context), brief=recorded_brief, product_ids=[g.item.product_id for g in ranked]
+        workflow=_workflow(context),
+        brief=recorded_brief,
+        product_ids=[g.item.product_id for g in ranked],
     )
     gifts = [Gift(**product_out(g.item), match_reasons=list(g.reasons)) for g in ranked]
-    output = SuggestGiftsOutput(workflow_id=workflow.id, current_step=workflow.current_step, gifts=gifts)
+    output = SuggestGiftsOutput(
+        workflow_id=workflow.id, current_step=workflow.current_step, gifts=gifts
+    )
     if not gifts:
-        advice = explain_no_results(candidates, brief)
+        # Only an empty result pays for reading the wider catalog, to say what would help.
+        advice = explain_no_results(catalog.sellable_candidates(currency=args.currency), brief)
         output.no_results_reason = advice.reason
         output.suggestions = [Suggestion(**suggestion) for suggestion in advice.suggestions]
     return ToolResult(output)
 
 
 def search_products(context: ToolContext, args: SearchProductsInput) -> ToolResult:
-    items = catalog.search(query=args.query, category=args.category, max_price=args.max_price, limit=args.limit)
+    items = catalog.search(
+        query=args.query, category=args.category, max_price=args.max_price, limit=args.limit
+    )
     output = SearchProductsOutput(products=[Product(**product_out(i)) for i in items])
     if context.workflow is not None:
         workflow = services.record_search_results(
@@ -112,7 +131,17 @@ def select_gift(context: ToolContext, args: SelectGiftInput) -> ToolResult:
     selection = services.select_gift(workflow=_workflow(context), product_id=args.product_id)
     p = selection.product
     gift = CatalogItem(
-        p.pk, p.sku, p.name, p.description, p.category, tuple(p.tags), p.price, p.currency, p.stock, p.age_min, p.age_max
+        p.pk,
+        p.sku,
+        p.name,
+        p.description,
+        p.category,
+        tuple(p.tags),
+        p.price,
+        p.currency,
+        p.stock,
+        p.age_min,
+        p.age_max,
     )
     return ToolResult(
         SelectGiftOutput(
@@ -147,7 +176,9 @@ register(
         ),
         input_model=StartWorkflowInput,
         output_model=WorkflowState,
-        annotations=Annotations(read_only=False, destructive=False, idempotent=False, open_world=False),
+        annotations=Annotations(
+            read_only=False, destructive=False, idempotent=False, open_world=False
+        ),
         handler=start_gift_workflow,
         invoking="Starting a gift search…",
         invoked="Gift search started",
@@ -164,7 +195,9 @@ register(
         ),
         input_model=GetWorkflowInput,
         output_model=WorkflowState,
-        annotations=Annotations(read_only=True, destructive=False, idempotent=None, open_world=False),
+        annotations=Annotations(
+            read_only=True, destructive=False, idempotent=None, open_world=False
+        ),
         handler=get_workflow,
         widget_accessible=True,
         invoking="Checking the gift search…",
@@ -184,7 +217,9 @@ register(
         ),
         input_model=SuggestGiftsInput,
         output_model=SuggestGiftsOutput,
-        annotations=Annotations(read_only=True, destructive=False, idempotent=None, open_world=False),
+        annotations=Annotations(
+            read_only=True, destructive=False, idempotent=None, open_world=False
+        ),
         handler=suggest_gifts,
         allowed_steps=BEFORE_CHECKOUT,
         widget_accessible=True,
@@ -203,7 +238,9 @@ register(
         ),
         input_model=SearchProductsInput,
         output_model=SearchProductsOutput,
-        annotations=Annotations(read_only=True, destructive=False, idempotent=None, open_world=False),
+        annotations=Annotations(
+            read_only=True, destructive=False, idempotent=None, open_world=False
+        ),
         handler=search_products,
         allowed_steps=BEFORE_CHECKOUT,
         widget_accessible=True,
@@ -221,7 +258,9 @@ register(
         ),
         input_model=SelectGiftInput,
         output_model=SelectGiftOutput,
-        annotations=Annotations(read_only=False, destructive=False, idempotent=True, open_world=False),
+        annotations=Annotations(
+            read_only=False, destructive=False, idempotent=True, open_world=False
+        ),
         handler=select_gift,
         allowed_steps=frozenset({Step.IDEAS, Step.GIFT_SELECTED}),
         widget_accessible=True,
@@ -240,7 +279,9 @@ register(
         ),
         input_model=NavigateInput,
         output_model=NavigateOutput,
-        annotations=Annotations(read_only=False, destructive=False, idempotent=True, open_world=False),
+        annotations=Annotations(
+            read_only=False, destructive=False, idempotent=True, open_world=False
+        ),
         handler=user_navigated_to_step,
         allowed_steps=frozenset({Step.IDEAS, Step.GIFT_SELECTED, Step.CHECKOUT}),
         widget_accessible=True,

@@ -1,0 +1,52 @@
+"""The catalog detail cache: details may be reused for a while, sellability never is."""
+
+import pytest
+from django.test import override_settings
+
+from giftgenius import catalog
+from giftgenius.models import Product
+
+pytestmark = pytest.mark.usefixtures("demo_catalog")
+
+
+def _item(sku: str, **filters):
+    return next(i for i in catalog.sellable_candidates(currency="USD", **filters) if i.sku == sku)
+
+
+@override_settings(CATALOG_CACHE_SECONDS=60)
+def test_details_are_reused_but_stock_and_sellability_are_live():
+    assert _item("GG-TEST-LAST3").name == "Limited Edition Espresso Cups"
+    Product.objects.filter(sku="GG-TEST-LAST3").update(name="Renamed Cups", stock=2)
+    cached = _item("GG-TEST-LAST3")
+    assert cached.name == "Limited Edition Espresso Cups"  # detail from the cache
+    assert cached.stock == 2  # stock is read live
+    Product.objects.filter(sku="GG-TEST-LAST3").update(stock=0)
+    assert all(i.sku != "GG-TEST-LAST3" for i in catalog.sellable_candidates(currency="USD"))
+
+
+@override_settings(CATALOG_CACHE_SECONDS=60)
+def test_a_new_product_is_visible_at_once():
+    catalog.sellable_candidates(currency="USD")
+    Product.objects.create(
+        sku="GG-NEW-1",
+        name="Brand New Mug",
+        description="coffee",
+        category="kitchen",
+        tags=["coffee"],
+        price=12,
+        stock=4,
+    )
+    assert _item("GG-NEW-1").name == "Brand New Mug"
+
+
+@override_settings(CATALOG_CACHE_SECONDS=0)
+def test_without_the_cache_details_are_fresh():
+    _item("GG-TEST-LAST3")
+    Product.objects.filter(sku="GG-TEST-LAST3").update(name="Renamed Cups")
+    assert _item("GG-TEST-LAST3").name == "Renamed Cups"
+
+
+def test_price_and_age_filters_run_in_the_database():
+    items = catalog.sellable_candidates(currency="USD", min_price=20, max_price=40, age=8)
+    assert items
+    assert all(20 <= i.price <= 40 and i.age_min <= 8 <= i.age_max and i.in_stock for i in items)
