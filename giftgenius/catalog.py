@@ -153,14 +153,15 @@ _details: dict[int, tuple] = {}
 _details_loaded_at = float("-inf")
 
 
-def _product_details(ids: list[int]) -> dict[int, tuple]:
+def _product_details(live: dict[int, str]) -> dict[int, tuple]:
+    """Details for the products in `live` (id → sku), reloaded when stale or when any id is
+    unknown or now names another sku (a re-used id must never show another product)."""
     global _details, _details_loaded_at
     fresh = time.monotonic() - _details_loaded_at < settings.CATALOG_CACHE_SECONDS
-    if not fresh or any(pid not in _details for pid in ids):
+    known = _details
+    if not fresh or any(pid not in known or known[pid][1] != sku for pid, sku in live.items()):
         rows = Product.objects.filter(active=True).values_list(*_DETAIL_FIELDS)
-        _details = {
-            row[0]: row for row in rows
-        }  # swapped whole: readers never see a half-built dict
+        _details = {row[0]: row for row in rows}  # swapped whole, never half-built
         _details_loaded_at = time.monotonic()
     return _details
 
@@ -183,8 +184,9 @@ def sellable_candidates(
         filters &= Q(age_min__lte=age, age_max__gte=age)
 
     def fetch() -> list[CatalogItem]:
-        stock_by_id = dict(Product.objects.filter(filters).values_list("id", "stock"))
-        details = _product_details(list(stock_by_id))
+        live = Product.objects.filter(filters).values_list("id", "sku", "stock")
+        stock_by_id = {pid: stock for pid, _, stock in live}
+        details = _product_details({pid: sku for pid, sku, _ in live})
         return [
             CatalogItem(
                 pid, sku, name, desc, cat, tuple(tags), price, cur, stock_by_id[pid], amin, amax

@@ -50,3 +50,12 @@ def test_price_and_age_filters_run_in_the_database():
     items = catalog.sellable_candidates(currency="USD", min_price=20, max_price=40, age=8)
     assert items
     assert all(20 <= i.price <= 40 and i.age_min <= 8 <= i.age_max and i.in_stock for i in items)
+
+
+@override_settings(CATALOG_CACHE_SECONDS=60)
+def test_an_id_that_now_names_another_product_is_reloaded():
+    before = _item("GG-TEST-LAST3")
+    Product.objects.filter(pk=before.product_id).update(sku="GG-REUSED-ID", name="Other Product")
+    after = _item("GG-REUSED-ID")
+    assert after.product_id == before.product_id
+    assert after.name == "Other Product"
