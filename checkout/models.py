@@ -32,6 +32,12 @@ class Order(models.Model):
     failure_code = models.CharField(max_length=64, blank=True)
     failure_message = models.CharField(max_length=300, blank=True)
     correlation_id = models.CharField(max_length=64, blank=True, db_index=True)
+    # When a draft's stock hold lapses (the expiry sweep cancels drafts past it).
+    expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Saga run number: a retry after a retryable, compensated failure runs the saga again.
+    saga_attempt = models.PositiveSmallIntegerField(default=1)
+    # A sweep's short lease on the order, so several sweepers never work on the same order.
+    sweep_claimed_until = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now, editable=False, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -92,6 +98,7 @@ class PaymentStatus(models.TextChoices):
 class Payment(models.Model):
     order = models.ForeignKey(Order, on_delete=models.PROTECT, related_name="payments")
     provider_idempotency_key = models.CharField(max_length=100, unique=True)
+    attempt = models.PositiveSmallIntegerField(default=1, help_text="The order's saga run that made it.")
     provider_charge_id = models.CharField(max_length=64, blank=True, db_index=True)
     amount = models.DecimalField(max_digits=10, decimal_places=2)
     currency = models.CharField(max_length=3)
@@ -123,6 +130,8 @@ class IdempotencyKey(models.Model):
     http_status = models.PositiveSmallIntegerField(default=200)
     correlation_id = models.CharField(max_length=64, blank=True, db_index=True)
     locked_at = models.DateTimeField(null=True, blank=True)
+    # Incremented by every run under the key: the compare-and-swap token for taking it over.
+    runs = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     expires_at = models.DateTimeField(db_index=True)
 
@@ -151,6 +160,7 @@ class SagaStepStatus(models.TextChoices):
     SUCCEEDED = "succeeded", "Succeeded"
     FAILED = "failed", "Failed"
     SKIPPED = "skipped", "Skipped"
+    PENDING = "pending", "Waiting for the payment provider"
 
 
 class SagaStep(models.Model):
@@ -215,7 +225,7 @@ class SimulatedChargeRequest(models.Model):
     last_seen_at = models.DateTimeField(default=timezone.now)
 
     def __str__(self) -> str:
-        return f"charge request {self.idempotency_key} × {self.attempts}"
+        return f"charge request {self.idempotency_key} (attempts: {self.attempts})"
 
 
 class SimulatedCharge(models.Model):
@@ -229,7 +239,9 @@ class SimulatedCharge(models.Model):
     refunded_amount = models.DecimalField(max_digits=12, decimal_places=2, default=0)
     metadata = models.JSONField(default=dict, blank=True)
     order_id = models.CharField(max_length=64, blank=True, db_index=True)
-    attempts = models.PositiveIntegerField(default=1, help_text="Charge requests seen under this key.")
+    attempts = models.PositiveIntegerField(
+        default=1, help_text="Charge requests seen under this key."
+    )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     settles_at = models.DateTimeField(null=True, blank=True)
 

@@ -141,10 +141,12 @@ LOGIN_URL = "admin:login"
 
 # --- Strict Content-Security-Policy (django-csp 4). Pages narrow frame-ancestors further. ---
 CSP_SELF = "'self'"
+from csp.constants import NONCE as CSP_NONCE  # noqa: E402 - the sentinel django-csp swaps for the nonce
+
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [CSP_SELF],
-        "script-src": [CSP_SELF, "'nonce'"],
+        "script-src": [CSP_SELF, CSP_NONCE],
         "style-src": [CSP_SELF],
         "img-src": [CSP_SELF, "data:"],
         "connect-src": [CSP_SELF],
@@ -164,6 +166,8 @@ IDEMPOTENCY_KEY_TTL_SECONDS = int(os.environ.get("IDEMPOTENCY_KEY_TTL_SECONDS", 
 IDEMPOTENCY_LOCK_TIMEOUT_SECONDS = int(os.environ.get("IDEMPOTENCY_LOCK_TIMEOUT_SECONDS", "60"))
 LOOP_GUARD_MAX_FAILURES = int(os.environ.get("LOOP_GUARD_MAX_FAILURES", "3"))
 LOOP_GUARD_WINDOW_SECONDS = int(os.environ.get("LOOP_GUARD_WINDOW_SECONDS", "600"))
+# Seconds a process may reuse catalog details (names, prices) it has read; stock is always live.
+CATALOG_CACHE_SECONDS = float(os.environ.get("CATALOG_CACHE_SECONDS", "30"))
 # Upstream retries (stamina): bounded attempts inside a deadline well under a tool-call timeout.
 UPSTREAM_RETRY_ATTEMPTS = int(os.environ.get("UPSTREAM_RETRY_ATTEMPTS", "3"))
 UPSTREAM_RETRY_DEADLINE_SECONDS = float(os.environ.get("UPSTREAM_RETRY_DEADLINE_SECONDS", "3.0"))

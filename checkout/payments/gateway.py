@@ -1,0 +1,245 @@
+"""What the checkout saga calls to move money. The ONE layer that retries provider calls.
+
+Transient failures (ProviderTimeout, ProviderUnavailable) are retried with stamina: bounded
+attempts inside a total deadline, exponential backoff with jitter, always with the same provider
+idempotency key, so a retry after a lost answer can never capture twice. Declines and rejections
+are never retried.
+
+An exhausted charge is classified, never guessed:
+- only 503s → NOT_CHARGED_UNAVAILABLE (a 503 means the provider did not process the request);
+- any time-out → ask the provider by idempotency key (itself retried): succeeded/pending/failed
+  as found, nothing found → NOT_CHARGED_TIMEOUT, provider unreachable → UNKNOWN (the order must
+  wait for reconciliation).
+
+No database transaction is opened here: the caller guarantees none is open around provider calls
+(the simulator writes only its own ledger connection).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+from enum import StrEnum
+from typing import TypeVar
+
+import stamina
+import structlog
+from django.conf import settings
+
+from checkout.payments.provider import (
+    CardDeclined,
+    Charge,
+    ChargeStatus,
+    ProviderRejected,
+    ProviderTimeout,
+    ProviderUnavailable,
+    Refund,
+    get_provider,
+)
+
+T = TypeVar("T")
+TRANSIENT = (ProviderTimeout, ProviderUnavailable)
+
+
+class ChargeResult(StrEnum):
+    SUCCEEDED = "succeeded"
+    PENDING = "pending"
+    DECLINED = "declined"
+    NOT_CHARGED_TIMEOUT = "not_charged_timeout"
+    NOT_CHARGED_UNAVAILABLE = "not_charged_unavailable"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class ChargeOutcome:
+    result: ChargeResult
+    charge: Charge | None  # when SUCCEEDED / PENDING (and DECLINED when the provider recorded it)
+    decline_code: str | None  # when DECLINED
+    attempts: int  # provider calls made for the charge (for the saga log)
+
+
+def _log():
+    # Looked up per call (cheap) so log capture in tests sees the current configuration.
+    return structlog.get_logger("checkout.payments")
+
+
+def _setting(name: str, default: float) -> float:
+    return float(getattr(settings, name, default))
+
+
+def _retrying(*, deadline: float | None = None) -> Iterator[stamina.Attempt]:
+    """The one retry policy for provider calls (settings.PAYMENT_RETRY_*)."""
+    timeout = _setting("PAYMENT_RETRY_DEADLINE_SECONDS", 5.0) if deadline is None else deadline
+    return stamina.retry_context(
+        on=TRANSIENT,
+        attempts=int(_setting("PAYMENT_RETRY_ATTEMPTS", 3)),
+        # stamina warns on timeout=0; a spent budget still allows the one first attempt.
+        timeout=max(timeout, 0.001),
+        wait_initial=_setting("PAYMENT_RETRY_WAIT_INITIAL_SECONDS", 0.1),
+        wait_max=_setting("PAYMENT_RETRY_WAIT_MAX_SECONDS", 1.0),
+        wait_jitter=_setting("PAYMENT_RETRY_WAIT_JITTER_SECONDS", 0.1),
+    )
+
+
+def _error_name(exc: BaseException) -> str:
+    return "timeout" if isinstance(exc, ProviderTimeout) else "unavailable"
+
+
+def _outcome_from_charge(charge: Charge, attempts: int) -> ChargeOutcome:
+    if charge.status == ChargeStatus.SUCCEEDED:
+        return ChargeOutcome(ChargeResult.SUCCEEDED, charge, None, attempts)
+    if charge.status == ChargeStatus.PENDING:
+        return ChargeOutcome(ChargeResult.PENDING, charge, None, attempts)
+    return ChargeOutcome(
+        ChargeResult.DECLINED, charge, charge.failure_code or "CARD_DECLINED", attempts
+    )
+
+
+@dataclass
+class _Tries:
+    count: int = 0
+
+
+def _retried_call(
+    call: Callable[[], T], *, event: str, fields: dict, tries: _Tries, deadline: float | None = None
+) -> T:
+    """Runs `call` under the retry policy, counting attempts in `tries`. Raises the last
+    transient error when exhausted, and any non-transient error at once."""
+    for attempt in _retrying(deadline=deadline):
+        with attempt:
+            tries.count += 1
+            try:
+                return call()
+            except TRANSIENT as exc:
+                _log().warning(
+                    event, attempt=tries.count, result="retry", error=_error_name(exc), **fields
+                )
+                raise
+    raise AssertionError("retry loop ended without a result")  # pragma: no cover
+
+
+def charge(
+    *,
+    amount: Decimal,
+    currency: str,
+    payment_method_id: str,
+    idempotency_key: str,
+    order_id: str,
+) -> ChargeOutcome:
+    """Charge once (whatever the retries), and say plainly what happened."""
+    provider = get_provider()
+    fields = {"idempotency_key": idempotency_key, "order_id": str(order_id)}
+    started = time.monotonic()
+    tries = _Tries()
+    timed_out = False
+
+    def attempt_charge() -> Charge:
+        nonlocal timed_out
+        try:
+            return provider.charge(
+                amount=amount,
+                currency=currency,
+                payment_method_id=payment_method_id,
+                idempotency_key=idempotency_key,  # the same key on every attempt
+                metadata={"order_id": str(order_id)},
+            )
+        except ProviderTimeout:
+            timed_out = True
+            raise
+
+    try:
+        charged = _retried_call(attempt_charge, event="payment_charge", fields=fields, tries=tries)
+        outcome = _outcome_from_charge(charged, tries.count)
+    except CardDeclined as exc:
+        outcome = ChargeOutcome(ChargeResult.DECLINED, exc.charge, exc.code, tries.count)
+    except ProviderRejected as exc:
+        _log().error(
+            "payment_charge", attempt=tries.count, result="rejected", error=exc.code, **fields
+        )
+        raise
+    except TRANSIENT:
+        if not timed_out:
+            outcome = ChargeOutcome(ChargeResult.NOT_CHARGED_UNAVAILABLE, None, None, tries.count)
+        else:
+            # A time-out may have been processed: ask rather than guess, within what is left
+            # of the deadline.
+            remaining = _setting("PAYMENT_RETRY_DEADLINE_SECONDS", 5.0) - (
+                time.monotonic() - started
+            )
+            found = _lookup_outcome(idempotency_key, deadline=remaining, fields=fields)
+            outcome = ChargeOutcome(found.result, found.charge, found.decline_code, tries.count)
+    _log().info(
+        "payment_charge",
+        attempt=tries.count,
+        result=str(outcome.result),
+        charge_id=outcome.charge.id if outcome.charge else None,
+        decline_code=outcome.decline_code,
+        **fields,
+    )
+    return outcome
+
+
+def _lookup_outcome(idempotency_key: str, *, deadline: float | None, fields: dict) -> ChargeOutcome:
+    provider = get_provider()
+    tries = _Tries()
+    try:
+        found = _retried_call(
+            lambda: provider.retrieve_by_idempotency_key(idempotency_key=idempotency_key),
+            event="payment_lookup",
+            fields=fields,
+            tries=tries,
+            deadline=deadline,
+        )
+    except TRANSIENT:
+        return ChargeOutcome(ChargeResult.UNKNOWN, None, None, tries.count)
+    if found is None:
+        return ChargeOutcome(ChargeResult.NOT_CHARGED_TIMEOUT, None, None, tries.count)
+    return _outcome_from_charge(found, tries.count)
+
+
+def lookup(*, idempotency_key: str) -> ChargeOutcome:
+    """Ask the provider what became of a charge (reconciliation). `attempts` counts lookups.
+    Nothing under the key → NOT_CHARGED_TIMEOUT; provider unreachable → UNKNOWN."""
+    fields = {"idempotency_key": idempotency_key}
+    outcome = _lookup_outcome(idempotency_key, deadline=None, fields=fields)
+    _log().info(
+        "payment_lookup",
+        attempt=outcome.attempts,
+        result=str(outcome.result),
+        charge_id=outcome.charge.id if outcome.charge else None,
+        **fields,
+    )
+    return outcome
+
+
+def refund(*, charge_id: str, amount: Decimal, idempotency_key: str) -> Refund:
+    """Refund (retried with the same refund key, so it happens once). Raises ProviderError
+    (the last transient error, or ProviderRejected) when it cannot be done."""
+    provider = get_provider()
+    fields = {"idempotency_key": idempotency_key, "charge_id": charge_id}
+    tries = _Tries()
+    try:
+        done = _retried_call(
+            lambda: provider.refund(
+                charge_id=charge_id, amount=amount, idempotency_key=idempotency_key
+            ),
+            event="payment_refund",
+            fields=fields,
+            tries=tries,
+        )
+    except ProviderRejected as exc:
+        _log().error(
+            "payment_refund", attempt=tries.count, result="rejected", error=exc.code, **fields
+        )
+        raise
+    except TRANSIENT as exc:
+        _log().error(
+            "payment_refund", attempt=tries.count, result="failed", error=_error_name(exc), **fields
+        )
+        raise
+    _log().info(
+        "payment_refund", attempt=tries.count, result="succeeded", refund_id=done.id, **fields
+    )
+    return done

@@ -1,0 +1,130 @@
+"""The payment provider contract (Stripe-like) that the rest of checkout codes against.
+
+A provider is an external system: every call may time out or fail, and every charge carries an
+idempotency key so that asking again after a lost response never captures twice. Retries do NOT
+live here (see checkout.payments.gateway); a provider makes exactly one attempt per call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Protocol
+
+from django.conf import settings
+from django.utils.module_loading import import_string
+
+DEFAULT_PROVIDER = "checkout.payments.simulator.SimulatedProvider"
+
+
+class ChargeStatus:
+    SUCCEEDED = "succeeded"
+    PENDING = "pending"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True)
+class Charge:
+    id: str  # "ch_..."
+    idempotency_key: str
+    amount: Decimal
+    currency: str
+    payment_method_id: str
+    status: str  # "succeeded" | "pending" | "failed"
+    failure_code: str | None  # "CARD_DECLINED" | "INSUFFICIENT_FUNDS" when failed
+    refunded_amount: Decimal
+    metadata: dict  # includes "order_id"
+
+    @property
+    def order_id(self) -> str:
+        return str(self.metadata.get("order_id") or "")
+
+    @property
+    def net_captured(self) -> Decimal:
+        """Money the provider holds for this charge: captured minus refunded."""
+        if self.status != ChargeStatus.SUCCEEDED:
+            return Decimal("0")
+        return self.amount - self.refunded_amount
+
+
+@dataclass(frozen=True)
+class Refund:
+    id: str  # "re_..."
+    charge_id: str
+    amount: Decimal
+    idempotency_key: str
+
+
+class ProviderError(Exception):
+    """Anything the provider answered other than a result."""
+
+    transient = False
+    code = "PROVIDER_ERROR"
+
+    def __init__(self, message: str = "", *, code: str | None = None) -> None:
+        super().__init__(message or self.__class__.__name__)
+        if code is not None:
+            self.code = code
+
+
+class CardDeclined(ProviderError):
+    """The card was refused (not transient). `.charge` is the failed charge the provider
+    recorded."""
+
+    code = "CARD_DECLINED"
+
+    def __init__(
+        self, code: str = "CARD_DECLINED", message: str = "", *, charge: Charge | None = None
+    ):
+        super().__init__(message or f"card declined ({code})", code=code)
+        self.charge = charge
+
+
+class ProviderTimeout(ProviderError):
+    """No answer in time. Transient, and the outcome is UNKNOWN: the request may have been
+    processed."""
+
+    transient = True
+    code = "PROVIDER_TIMEOUT"
+
+
+class ProviderUnavailable(ProviderError):
+    """503: the provider refused to take the request. Transient; the request was NOT processed."""
+
+    transient = True
+    code = "PROVIDER_UNAVAILABLE"
+
+
+class ProviderRejected(ProviderError):
+    """4xx: the request is wrong (key reused with other parameters, refund too large, unknown
+    charge); asking again cannot help."""
+
+    code = "PROVIDER_REJECTED"
+
+
+class PaymentProvider(Protocol):
+    def charge(
+        self,
+        *,
+        amount: Decimal,
+        currency: str,
+        payment_method_id: str,
+        idempotency_key: str,
+        metadata: dict,
+    ) -> Charge: ...
+
+    def retrieve_by_idempotency_key(self, *, idempotency_key: str) -> Charge | None: ...
+
+    def retrieve_charge(self, *, charge_id: str) -> Charge: ...
+
+    def refund(self, *, charge_id: str, amount: Decimal, idempotency_key: str) -> Refund: ...
+
+    def charges_for_order(self, *, order_id: str) -> list[Charge]: ...
+
+
+def get_provider() -> PaymentProvider:
+    """The configured provider: settings.PAYMENT_PROVIDER is the dotted path of a class (or any
+    zero-argument factory); the built-in simulator by default. Read on every call so tests can
+    override the setting."""
+    factory = import_string(getattr(settings, "PAYMENT_PROVIDER", None) or DEFAULT_PROVIDER)
+    return factory()
