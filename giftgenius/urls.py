@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from giftgenius import views
+from giftgenius import metrics_views, views
 from giftgenius.api import build_api
 
 api = build_api()
@@ -9,6 +9,7 @@ api = build_api()
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("readyz", views.readyz, name="readyz"),
+    path("metrics", metrics_views.prometheus_metrics, name="metrics"),
     path("api/", api.urls),
     path("admin/", admin.site.urls),
     path("", include("widget.urls")),

@@ -1,0 +1,313 @@
+"""Admin for checkout: orders with their lines, holds, payments and saga timeline; staff rollback.
+
+Amounts, statuses and ledger rows are never edited by hand (that would break the money and
+stock invariants), so every checkout model is view-only. The one write staff can make is a
+rollback, which runs the same compensation as the cancel_order tool and is audited.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+
+from checkout import staff_rollback
+from checkout.models import (
+    IdempotencyKey,
+    Order,
+    OrderLine,
+    Payment,
+    Reservation,
+    RollbackAuditEntry,
+    SagaStep,
+    SimulatedCharge,
+    SimulatedRefund,
+)
+from giftgenius.admin import UuidSearchMixin, ViewOnlyAdmin, ViewOnlyInline
+
+ROLLBACK_PERMISSION = "checkout.rollback_order"
+
+
+class OrderLineInline(ViewOnlyInline):
+    model = OrderLine
+    fields = ["sku", "name", "unit_price", "quantity", "product"]
+    readonly_fields = fields
+
+
+class ReservationInline(ViewOnlyInline):
+    model = Reservation
+    fields = ["product", "quantity", "status", "expires_at", "created_at", "released_at"]
+    readonly_fields = fields
+
+
+class PaymentInline(ViewOnlyInline):
+    model = Payment
+    fields = [
+        "status",
+        "amount",
+        "refunded_amount",
+        "currency",
+        "provider_charge_id",
+        "provider_refund_id",
+        "provider_idempotency_key",
+        "error_code",
+        "created_at",
+    ]
+    readonly_fields = fields
+    show_change_link = True
+
+
+class SagaStepInline(ViewOnlyInline):
+    model = SagaStep
+    verbose_name_plural = "saga timeline"
+    fields = ["started_at", "finished_at", "step", "status", "attempt", "error_code", "detail"]
+    readonly_fields = fields
+    ordering = ["started_at", "id"]
+
+
+class RollbackAuditInline(ViewOnlyInline):
+    model = RollbackAuditEntry
+    fields = ["created_at", "actor", "outcome", "reason", "detail"]
+    readonly_fields = fields
+
+
+class RollbackForm(forms.Form):
+    orders = forms.ModelMultipleChoiceField(
+        queryset=Order.objects.all(), widget=forms.MultipleHiddenInput
+    )
+    reason = forms.CharField(
+        max_length=RollbackAuditEntry._meta.get_field("reason").max_length,
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        help_text="Required. Recorded in the audit trail with your name.",
+    )
+
+
+OUTCOME_MESSAGES = {
+    staff_rollback.ROLLED_BACK: (messages.SUCCESS, "rolled back"),
+    staff_rollback.ALREADY: (messages.INFO, "already rolled back"),
+    staff_rollback.REFUSED: (messages.WARNING, "refused"),
+    staff_rollback.ERROR: (messages.ERROR, "failed"),
+}
+
+
+@admin.register(Order)
+class OrderAdmin(UuidSearchMixin, ViewOnlyAdmin):
+    list_display = [
+        "id",
+        "owner",
+        "status",
+        "amount",
+        "currency",
+        "payment_method_id",
+        "failure_code",
+        "created_at",
+        "updated_at",
+    ]
+    list_filter = ["status", "failure_code", "currency", "created_at"]
+    search_fields = [
+        "correlation_id",
+        "owner__username",
+        "owner__email",
+        "payments__provider_idempotency_key",
+        "payments__provider_charge_id",
+    ]
+    uuid_search_fields = ("id", "workflow_id")
+    list_select_related = ["owner"]
+    date_hierarchy = "created_at"
+    exclude = ["confirmation_token_digest"]
+    inlines = [
+        OrderLineInline,
+        ReservationInline,
+        PaymentInline,
+        SagaStepInline,
+        RollbackAuditInline,
+    ]
+    actions = ["rollback_orders"]
+
+    def has_rollback_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm(ROLLBACK_PERMISSION)
+
+    def get_urls(self):
+        rollback = self.admin_site.admin_view(self.rollback_view)
+        return [path("rollback/", rollback, name="checkout_order_rollback"), *super().get_urls()]
+
+    def change_view(self, request: HttpRequest, object_id, form_url="", extra_context=None):
+        extra_context = {
+            **(extra_context or {}),
+            "can_rollback": self.has_rollback_permission(request),
+        }
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    @admin.action(
+        description="Roll back selected orders (refund, release, cancel)", permissions=["rollback"]
+    )
+    def rollback_orders(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse:
+        # Ask for a reason first; the confirmation form posts to rollback_view.
+        form = RollbackForm(initial={"orders": list(queryset.values_list("pk", flat=True))})
+        return self._confirmation(request, form, list(queryset))
+
+    def rollback_view(self, request: HttpRequest) -> HttpResponse:
+        if not self.has_rollback_permission(request):
+            raise PermissionDenied
+        if request.method == "POST":
+            form = RollbackForm(request.POST)
+            if form.is_valid():
+                orders = list(form.cleaned_data["orders"])
+                reports = staff_rollback.roll_back_orders(
+                    order_ids=[order.pk for order in orders],
+                    reason=form.cleaned_data["reason"],
+                    actor=request.user,
+                )
+                for report in reports:
+                    level, verb = OUTCOME_MESSAGES.get(
+                        report.outcome, (messages.WARNING, report.outcome)
+                    )
+                    detail = f": {report.detail}" if report.detail else ""
+                    self.message_user(request, f"Order {report.order_id} {verb}{detail}", level)
+                if len(orders) == 1:
+                    return HttpResponseRedirect(
+                        reverse("admin:checkout_order_change", args=[orders[0].pk])
+                    )
+                return HttpResponseRedirect(reverse("admin:checkout_order_changelist"))
+            orders = self._orders_in(form.data.getlist("orders"))
+        else:
+            ids = request.GET.getlist("ids")
+            orders = self._orders_in(ids)
+            form = RollbackForm(initial={"orders": [order.pk for order in orders]})
+            if not orders:
+                self.message_user(
+                    request, "No orders were selected to roll back.", messages.WARNING
+                )
+                return HttpResponseRedirect(reverse("admin:checkout_order_changelist"))
+        return self._confirmation(request, form, orders)
+
+    def _orders_in(self, ids: list[str]) -> list[Order]:
+        field = Order._meta.pk
+        valid = []
+        for raw in ids:
+            try:
+                valid.append(field.to_python(raw))
+            except ValidationError:
+                continue  # a malformed id is simply not an order
+        return list(Order.objects.filter(pk__in=valid).select_related("owner"))
+
+    def _confirmation(
+        self, request: HttpRequest, form: RollbackForm, orders: list[Order]
+    ) -> HttpResponse:
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Roll back orders",
+            "opts": self.model._meta,
+            "form": form,
+            "orders": orders,
+            "action_url": reverse("admin:checkout_order_rollback"),
+        }
+        return TemplateResponse(request, "admin/checkout/order/rollback_confirmation.html", context)
+
+
+@admin.register(OrderLine)
+class OrderLineAdmin(ViewOnlyAdmin):
+    list_display = ["order", "sku", "name", "unit_price", "quantity"]
+    search_fields = ["sku", "name"]
+    list_select_related = ["order"]
+
+
+@admin.register(Reservation)
+class ReservationAdmin(UuidSearchMixin, ViewOnlyAdmin):
+    list_display = ["id", "order", "product", "quantity", "status", "expires_at", "released_at"]
+    list_filter = ["status", "expires_at", "created_at"]
+    search_fields = ["product__sku"]
+    uuid_search_fields = ("order_id",)
+    list_select_related = ["order", "product"]
+
+
+@admin.register(Payment)
+class PaymentAdmin(UuidSearchMixin, ViewOnlyAdmin):
+    list_display = [
+        "id",
+        "order",
+        "status",
+        "amount",
+        "refunded_amount",
+        "currency",
+        "provider_charge_id",
+        "error_code",
+        "created_at",
+    ]
+    list_filter = ["status", "error_code", "currency", "created_at"]
+    search_fields = ["provider_idempotency_key", "provider_charge_id", "provider_refund_id"]
+    uuid_search_fields = ("order_id",)
+    list_select_related = ["order"]
+
+
+@admin.register(IdempotencyKey)
+class IdempotencyKeyAdmin(ViewOnlyAdmin):
+    list_display = [
+        "key",
+        "tool",
+        "principal",
+        "status",
+        "http_status",
+        "correlation_id",
+        "created_at",
+        "expires_at",
+    ]
+    list_filter = ["status", "tool", "http_status", "created_at"]
+    search_fields = ["key", "correlation_id", "principal"]
+    # response_meta is widget-only and can hold a purchase confirmation token: never shown.
+    exclude = ["response_meta"]
+
+
+@admin.register(SagaStep)
+class SagaStepAdmin(UuidSearchMixin, ViewOnlyAdmin):
+    list_display = ["order", "step", "status", "attempt", "error_code", "started_at", "finished_at"]
+    list_filter = ["step", "status", "error_code", "started_at"]
+    search_fields = ["detail", "error_code"]
+    uuid_search_fields = ("order_id",)
+    list_select_related = ["order"]
+
+
+@admin.register(RollbackAuditEntry)
+class RollbackAuditEntryAdmin(UuidSearchMixin, ViewOnlyAdmin):
+    """Append-only: entries are written by the rollback service, never through the admin."""
+
+    list_display = ["created_at", "actor", "order_link", "outcome", "reason", "detail"]
+    list_filter = ["outcome", "created_at"]
+    search_fields = ["actor__username", "reason", "detail"]
+    uuid_search_fields = ("order_id",)
+    list_select_related = ["actor", "order"]
+    actions = None
+
+    @admin.display(description="order", ordering="order")
+    def order_link(self, entry: RollbackAuditEntry) -> str:
+        url = reverse("admin:checkout_order_change", args=[entry.order_id])
+        return format_html('<a href="{}">{}</a>', url, entry.order_id)
+
+
+@admin.register(SimulatedCharge)
+class SimulatedChargeAdmin(ViewOnlyAdmin):
+    """The payment simulator's own books (the "provider side" of the money invariant)."""
+
+    list_display = [
+        "charge_id",
+        "order_id",
+        "status",
+        "amount",
+        "refunded_amount",
+        "currency",
+        "created_at",
+    ]
+    list_filter = ["status", "failure_code", "created_at"]
+    search_fields = ["charge_id", "order_id", "idempotency_key"]
+
+
+@admin.register(SimulatedRefund)
+class SimulatedRefundAdmin(ViewOnlyAdmin):
+    list_display = ["refund_id", "charge", "amount", "created_at"]
+    search_fields = ["refund_id", "charge__charge_id", "idempotency_key"]
+    list_filter = ["created_at"]

@@ -1,0 +1,150 @@
+"""Admin for the gift workflow side: catalog, workflows, API tokens, the tool-call log, and the
+operations dashboard (mounted under the tool-call log's admin URLs).
+
+Rows that record what happened (workflows, call logs) are view-only: steps change only through
+giftgenius.workflow, and a log you can edit is not a log.
+"""
+
+from __future__ import annotations
+
+import uuid
+from functools import partial
+
+from django.contrib import admin, messages
+from django.db.models import Q, QuerySet
+from django.http import HttpRequest
+from django.urls import path
+
+from giftgenius import metrics_views
+from giftgenius.models import ApiToken, Product, ToolCallLog, WorkflowContext
+
+
+class ViewOnlyAdmin(admin.ModelAdmin):
+    """Staff can look, nobody (superusers included) can add, change or delete from the admin."""
+
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+class ViewOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+class UuidSearchMixin:
+    """Lets the search box find rows by a pasted UUID (UUID columns cannot use `icontains`)."""
+
+    uuid_search_fields: tuple[str, ...] = ()
+
+    def get_search_results(self, request: HttpRequest, queryset: QuerySet, search_term: str):
+        results, may_have_duplicates = super().get_search_results(request, queryset, search_term)
+        try:
+            as_uuid = uuid.UUID(search_term.strip())
+        except ValueError:
+            return results, may_have_duplicates
+        by_uuid = Q()
+        for field_name in self.uuid_search_fields:
+            by_uuid |= Q(**{field_name: as_uuid})
+        if self.uuid_search_fields:
+            results = results | queryset.filter(by_uuid)
+        return results, may_have_duplicates
+
+
+@admin.register(Product)
+class ProductAdmin(admin.ModelAdmin):
+    list_display = ["sku", "name", "category", "price", "currency", "stock", "active"]
+    list_filter = ["active", "category", "currency"]
+    search_fields = ["sku", "name"]
+    list_per_page = 50
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        # Order lines point at products; discontinue (active = False) instead of deleting.
+        return False
+
+
+@admin.register(WorkflowContext)
+class WorkflowContextAdmin(UuidSearchMixin, ViewOnlyAdmin):
+    list_display = ["id", "owner", "current_step", "created_at", "updated_at"]
+    list_filter = ["current_step", "created_at"]
+    search_fields = ["owner__username", "owner__email"]
+    uuid_search_fields = ("id", "draft_order_id")
+    list_select_related = ["owner"]
+    date_hierarchy = "created_at"
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """Only the prefix is ever shown; tokens are issued by `manage.py create_api_token`."""
+
+    list_display = ["prefix", "user", "created_at", "revoked"]
+    list_filter = ["revoked", "created_at"]
+    search_fields = ["prefix", "user__username", "user__email"]
+    fields = ["prefix", "user", "created_at", "revoked"]
+    readonly_fields = ["prefix", "user", "created_at"]
+    list_select_related = ["user"]
+    actions = ["revoke_tokens"]
+
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False  # the raw token is shown once, at issue time, which the admin cannot do
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False  # revoke instead, so the call log still names a known token owner
+
+    @admin.action(description="Revoke selected tokens", permissions=["change"])
+    def revoke_tokens(self, request: HttpRequest, queryset: QuerySet) -> None:
+        count = queryset.filter(revoked=False).update(revoked=True)
+        self.message_user(request, f"Revoked {count} token(s).", messages.SUCCESS)
+
+
+@admin.register(ToolCallLog)
+class ToolCallLogAdmin(UuidSearchMixin, ViewOnlyAdmin):
+    list_display = [
+        "created_at",
+        "tool",
+        "status",
+        "error_code",
+        "error_type",
+        "retryable",
+        "upstream_retries",
+        "replayed",
+        "duration_ms",
+        "principal",
+        "correlation_id",
+        "transport",
+    ]
+    list_filter = [
+        "status",
+        "tool",
+        "error_type",
+        "error_code",
+        "retryable",
+        "replayed",
+        "transport",
+        "created_at",
+    ]
+    search_fields = ["correlation_id", "principal", "idempotency_key", "error_code"]
+    uuid_search_fields = ("workflow_id",)
+    date_hierarchy = "created_at"
+    list_per_page = 100
+
+    def get_urls(self):
+        # The operations dashboard lives here so it is wrapped by the admin's staff check.
+        dashboard = self.admin_site.admin_view(
+            partial(metrics_views.dashboard_view, admin_site=self.admin_site)
+        )
+        return [path("dashboard/", dashboard, name="ops_dashboard"), *super().get_urls()]
