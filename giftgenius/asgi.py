@@ -9,18 +9,26 @@ import contextlib
 import os
 from collections.abc import AsyncIterator
 
-from django.core.asgi import get_asgi_application
+import django
+from django.apps import apps
+from django.core.handlers.asgi import ASGIHandler
 from starlette.applications import Starlette
 from starlette.routing import Mount
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "giftgenius.settings.dev")
-django_app = get_asgi_application()  # sets Django up (and fills the tool registry) first
+# What get_asgi_application() does, minus a second setup when the importing process (the test
+# suite) has set Django up already: that would reconfigure logging onto a short-lived stream.
+if not apps.ready:
+    django.setup(set_prefix=False)  # also fills the tool registry (AppConfig.ready)
 
-from widget.mcp_server import MCP_PATH, build_mcp_server, transport_security  # noqa: E402
+# Imported once Django is set up: the MCP adapter reads settings and the filled tool registry.
+from widget.mcp_server import MCP_PATH, build_mcp_server, transport_security
 
 
 def build_application() -> Starlette:
-    """A fresh app with its own MCP server (a session manager runs only once per instance)."""
+    """A fresh app: its own MCP server (a session manager runs only once per instance) and its
+    own Django handler (middleware such as WhiteNoise index their files when created)."""
+    django_app = ASGIHandler()
     server = build_mcp_server()
     mcp_app = server.streamable_http_app(
         streamable_http_path=MCP_PATH,

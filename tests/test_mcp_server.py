@@ -1,0 +1,483 @@
+"""The MCP endpoint over real HTTP with the SDK's own client: handshake, tool list, widget
+resource, host/origin protection, principals, locale, correlation id and the error contract."""
+
+from __future__ import annotations
+
+import json
+import sys
+import types
+
+import httpx2
+import pytest
+from django.conf import settings
+from jsonschema import Draft202012Validator
+
+from giftgenius.executor import ToolOutcome
+from giftgenius.models import WorkflowContext
+from giftgenius.principals import issue_api_token
+from giftgenius.registry import REGISTRY
+from tests.helpers import BRIEF
+from tests.live_server import McpTestClient
+from widget import mcp_server
+from widget.mcp_server import WIDGET_URI, supported_locale, tool_result
+
+LIVE = pytest.mark.django_db(transaction=True, databases=["default", "payment_ledger"])
+TOOL_META_KEYS = {
+    "ui",
+    "openai/outputTemplate",
+    "openai/widgetAccessible",
+    "openai/toolInvocation/invoking",
+    "openai/toolInvocation/invoked",
+}
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "chatgpt", "version": "1"},
+    },
+}
+ACCEPT = {"Accept": "application/json, text/event-stream"}
+
+
+def dump(result) -> dict:
+    return result.model_dump(by_alias=True, exclude_none=True, mode="json")
+
+
+# --- handshake and listing ----------------------------------------------------------------------
+
+
+@LIVE
+def test_legacy_initialize_handshake(live_url):
+    version, server_info = McpTestClient(live_url).handshake()
+    assert version != "2026-07-28"  # the initialize-handshake era, as ChatGPT speaks it
+    assert server_info.name == "giftgenius"
+
+
+@LIVE
+def test_every_registry_tool_is_listed_once_with_its_full_contract(live_url):
+    tools = McpTestClient(live_url).list_tools()
+    names = [t.name for t in tools]
+    assert sorted(names) == sorted(REGISTRY)
+    assert len(names) == len(set(names))
+    for tool in tools:
+        spec = REGISTRY[tool.name]
+        wire = dump(tool)
+        assert wire["title"] == spec.title
+        assert wire["description"] == spec.description
+        assert wire["inputSchema"] == json.loads(json.dumps(spec.input_model.model_json_schema()))
+        assert wire["annotations"] == spec.annotations.as_mcp()
+        meta = wire["_meta"]
+        assert set(meta) >= TOOL_META_KEYS
+        assert meta["ui"] == {"resourceUri": WIDGET_URI}
+        assert meta["openai/outputTemplate"] == WIDGET_URI
+        assert meta["openai/widgetAccessible"] is spec.widget_accessible
+        assert meta["openai/toolInvocation/invoking"] == spec.invoking
+        assert meta["openai/toolInvocation/invoked"] == spec.invoked
+        schema = wire["outputSchema"]
+        Draft202012Validator.check_schema(schema)
+        assert schema["type"] == "object"
+
+
+@LIVE
+def test_output_schemas_accept_the_error_body_and_refuse_a_malformed_one(live_url):
+    error = {
+        "ok": False,
+        "error": {
+            "code": "NOT_FOUND",
+            "error_type": "business",
+            "message": "x",
+            "retryable": False,
+        },
+    }
+    for tool in McpTestClient(live_url).list_tools():
+        validator = Draft202012Validator(tool.output_schema)
+        assert validator.is_valid(error), tool.name
+        assert not validator.is_valid({"ok": False}), tool.name  # an error without its error object
+        assert not validator.is_valid({"ok": "yes"}), tool.name
+
+
+@LIVE
+def test_widget_resource_is_listed_and_read_as_skybridge_html_with_explicit_csp(live_url):
+    client = McpTestClient(live_url)
+    listed = [r for r in client.list_resources() if str(r.uri) == WIDGET_URI]
+    assert len(listed) == 1
+    assert listed[0].mime_type == "text/html+skybridge"
+    assert "openai/widgetCSP" in (listed[0].meta or {})
+
+    contents = client.read_resource(WIDGET_URI).contents
+    assert len(contents) == 1
+    content = dump(contents[0])
+    assert content["mimeType"] == "text/html+skybridge"
+    assert "<html" in content["text"].lower()
+    meta = content["_meta"]
+    assert meta["openai/widgetPrefersBorder"] is True
+    assert meta["openai/widgetDescription"]
+    assert meta["openai/widgetDomain"] == settings.WIDGET_DOMAIN
+    assert meta["openai/widgetCSP"] == {
+        "connect_domains": settings.WIDGET_CONNECT_DOMAINS,
+        "resource_domains": settings.WIDGET_RESOURCE_DOMAINS,
+    }
+    assert meta["ui"] == {
+        "csp": {
+            "connectDomains": settings.WIDGET_CONNECT_DOMAINS,
+            "resourceDomains": settings.WIDGET_RESOURCE_DOMAINS,
+        },
+        "domain": settings.WIDGET_DOMAIN,
+        "prefersBorder": True,
+    }
+    domains = [
+        *meta["openai/widgetCSP"]["connect_domains"],
+        *meta["openai/widgetCSP"]["resource_domains"],
+    ]
+    assert domains
+    assert all("*" not in d and d.startswith(("https://", "http://")) for d in domains)
+
+
+def test_a_wildcard_widget_domain_is_refused(settings):
+    settings.WIDGET_CONNECT_DOMAINS = ["https://*.example.com"]
+    with pytest.raises(mcp_server.ImproperlyConfigured):
+        mcp_server.widget_resource_meta()
+
+
+# --- host / origin protection -------------------------------------------------------------------
+
+
+@LIVE
+def test_a_foreign_host_header_is_rejected_with_421(live_url):
+    response = httpx2.post(f"{live_url}/mcp", json=INIT, headers={**ACCEPT, "Host": "evil.example"})
+    assert response.status_code == 421
+
+
+@LIVE
+def test_a_foreign_origin_is_rejected_and_chatgpt_is_accepted(live_url):
+    evil = httpx2.post(
+        f"{live_url}/mcp", json=INIT, headers={**ACCEPT, "Origin": "https://evil.example"}
+    )
+    assert evil.status_code == 403
+    chatgpt = httpx2.post(
+        f"{live_url}/mcp", json=INIT, headers={**ACCEPT, "Origin": "https://chatgpt.com"}
+    )
+    assert chatgpt.status_code == 200
+    assert chatgpt.json()["result"]["serverInfo"]["name"] == "giftgenius"
+
+
+@LIVE
+def test_mcp_path_is_exact_and_django_still_serves_the_rest(live_url):
+    assert httpx2.get(f"{live_url}/healthz").json() == {"status": "ok"}
+    response = httpx2.post(f"{live_url}/mcp", json=INIT, headers=ACCEPT, follow_redirects=False)
+    assert response.status_code == 200  # no 307 to /mcp/
+
+
+# --- principals ---------------------------------------------------------------------------------
+
+
+@LIVE
+def test_a_call_without_credentials_is_unauthorized(live_url):
+    result = McpTestClient(live_url).call("start_gift_workflow", {})
+    assert result.is_error is True
+    assert result.structured_content["ok"] is False
+    assert result.structured_content["error"]["code"] == "UNAUTHORIZED"
+    assert "UNAUTHORIZED" in result.content[0].text
+    assert not WorkflowContext.objects.exists()
+
+
+@LIVE
+def test_a_bad_bearer_token_is_not_rescued_by_a_subject(live_url):
+    client = McpTestClient(live_url, token="gg_not-a-real-token")
+    result = client.call("start_gift_workflow", {}, meta={"openai/subject": "v1/someone"})
+    assert result.is_error is True
+    assert result.structured_content["error"]["code"] == "UNAUTHORIZED"
+    assert not WorkflowContext.objects.exists()
+
+
+@LIVE
+def test_a_bearer_token_acts_for_its_user(live_url, user):
+    client = McpTestClient(live_url, token=issue_api_token(user=user))
+    result = client.call("start_gift_workflow", {})
+    assert result.is_error is False
+    assert WorkflowContext.objects.get(id=result.structured_content["workflow_id"]).owner == user
+
+
+@LIVE
+def test_one_subject_cannot_see_another_subjects_workflow(live_url):
+    client = McpTestClient(live_url)
+    alice, mallory = {"openai/subject": "v1/alice"}, {"openai/subject": "v1/mallory"}
+    workflow_id = client.call("start_gift_workflow", {}, meta=alice).structured_content[
+        "workflow_id"
+    ]
+
+    stolen = client.call("get_workflow", {"workflow_id": workflow_id}, meta=mallory)
+    assert stolen.is_error is True
+    assert stolen.structured_content["error"]["code"] == "NOT_FOUND"
+    # The same answer as for a workflow that does not exist at all.
+    assert workflow_id in stolen.structured_content["error"]["message"]
+
+    own = client.call("get_workflow", {"workflow_id": workflow_id}, meta=alice)
+    assert own.is_error is False
+    assert own.structured_content["workflow_id"] == workflow_id
+
+
+# --- the result envelope ------------------------------------------------------------------------
+
+
+@LIVE
+@pytest.mark.usefixtures("demo_catalog")
+def test_success_result_carries_body_summary_and_widget_meta(live_url):
+    client = McpTestClient(live_url)
+    meta = {
+        "openai/subject": "v1/alice",
+        "openai/locale": "pl-PL",
+        "giftgenius/correlationId": "cid-mcp-1",
+    }
+    workflow_id = client.call("start_gift_workflow", {}, meta=meta).structured_content[
+        "workflow_id"
+    ]
+    result = client.call("suggest_gifts", {"workflow_id": workflow_id, **BRIEF}, meta=meta)
+    assert result.is_error is False
+    body = result.structured_content
+    assert body["ok"] is True
+    assert body["gifts"]
+    count = len(body["gifts"])
+    assert result.content[0].text == f"{count} gift idea{'s' if count != 1 else ''} found."
+    assert result.meta["correlation_id"] == "cid-mcp-1"
+    assert result.meta["locale"] == "pl"
+    if mcp_server_has_fragments():
+        assert isinstance(result.meta["html"], str) and result.meta["html"].strip()
+    else:
+        assert "html" not in result.meta
+
+
+def mcp_server_has_fragments() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("widget.fragments") is not None
+
+
+@LIVE
+def test_validation_error_is_the_field_precise_contract(live_url):
+    client = McpTestClient(live_url)
+    meta = {"openai/subject": "v1/alice"}
+    workflow_id = client.call("start_gift_workflow", {}, meta=meta).structured_content[
+        "workflow_id"
+    ]
+    result = client.call(
+        "suggest_gifts", {"workflow_id": workflow_id, **BRIEF, "relationship": "boss"}, meta=meta
+    )
+    assert result.is_error is True
+    error = result.structured_content["error"]
+    assert result.structured_content["ok"] is False
+    assert error["code"] == "VALIDATION_ERROR"
+    assert error["error_type"] == "validation"
+    assert error["retryable"] is False
+    assert error["field"] == "relationship"
+    assert "friend" in error["allowed_values"]
+    assert error["expected"]
+    assert "example" in error
+    assert result.content[0].text.startswith("VALIDATION_ERROR: ")
+    schema = next(t for t in client.list_tools() if t.name == "suggest_gifts").output_schema
+    Draft202012Validator(schema).validate(result.structured_content)
+
+
+@LIVE
+def test_missing_arguments_reach_the_executor_not_the_sdk(live_url):
+    result = McpTestClient(live_url).call("get_workflow", {}, meta={"openai/subject": "v1/alice"})
+    assert result.is_error is True
+    error = result.structured_content["error"]
+    assert (error["code"], error["field"]) == ("VALIDATION_ERROR", "workflow_id")
+
+
+@LIVE
+def test_an_unknown_tool_gets_the_contracts_unknown_tool_error(live_url):
+    result = McpTestClient(live_url).call("buy_everything", {}, meta={"openai/subject": "v1/alice"})
+    assert result.is_error is True
+    error = result.structured_content["error"]
+    assert error["code"] == "UNKNOWN_TOOL"
+    assert "start_gift_workflow" in error["allowed_values"]
+
+
+@LIVE
+@pytest.mark.parametrize(
+    ("meta", "headers", "locale"),
+    [
+        ({"openai/locale": "uk-UA"}, {}, "uk"),
+        ({"openai/locale": "zh-CN"}, {}, "zh-hans"),
+        ({"openai/locale": "de-DE"}, {"Accept-Language": "de-DE, ru;q=0.8"}, "ru"),
+        ({}, {"Accept-Language": "pl"}, "pl"),
+        ({"openai/locale": "fr-FR"}, {}, "en"),
+    ],
+)
+def test_locale_comes_from_meta_then_accept_language_then_english(live_url, meta, headers, locale):
+    client = McpTestClient(live_url, headers=headers)
+    result = client.call("start_gift_workflow", {}, meta={"openai/subject": "v1/alice", **meta})
+    assert result.meta["locale"] == locale
+
+
+@LIVE
+def test_correlation_id_falls_back_to_the_header_and_is_minted_otherwise(live_url):
+    client = McpTestClient(live_url, headers={"X-Correlation-ID": "cid-from-header"})
+    result = client.call("start_gift_workflow", {}, meta={"openai/subject": "v1/alice"})
+    assert result.meta["correlation_id"] == "cid-from-header"
+    minted = McpTestClient(live_url).call(
+        "start_gift_workflow", {}, meta={"openai/subject": "v1/alice"}
+    )
+    assert len(minted.meta["correlation_id"]) == 32
+
+
+@LIVE
+@pytest.mark.usefixtures("demo_catalog")
+def test_fault_plan_from_meta_reaches_the_upstream(live_url):
+    meta = {"openai/subject": "v1/alice", "giftgenius/fault": "catalog=503"}
+    result = McpTestClient(live_url).call(
+        "search_products", {"query": "coffee", "limit": 3}, meta=meta
+    )
+    assert result.is_error is True
+    assert result.structured_content["error"]["code"] == "UPSTREAM_UNAVAILABLE"
+    assert result.structured_content["error"]["retryable"] is True
+
+
+@LIVE
+@pytest.mark.usefixtures("demo_catalog")
+def test_fault_plan_is_ignored_when_fault_injection_is_off(live_url, settings):
+    settings.FAULT_INJECTION_ENABLED = False
+    meta = {"openai/subject": "v1/alice", "giftgenius/fault": "catalog=503"}
+    result = McpTestClient(live_url).call(
+        "search_products", {"query": "coffee", "limit": 3}, meta=meta
+    )
+    assert result.is_error is False
+    assert result.structured_content["products"]
+
+
+@LIVE
+def test_an_unexpected_crash_is_internal_error_without_its_text(live_url, monkeypatch):
+    def explode(**kwargs):
+        raise RuntimeError("db password=hunter2 at /srv/app/secret.py")
+
+    monkeypatch.setattr(mcp_server, "execute_tool", explode)
+    result = McpTestClient(live_url).call(
+        "start_gift_workflow",
+        {},
+        meta={"openai/subject": "v1/alice", "giftgenius/correlationId": "cid-crash"},
+    )
+    assert result.is_error is True
+    error = result.structured_content["error"]
+    assert error["code"] == "INTERNAL_ERROR"
+    assert error["details"] == {"correlation_id": "cid-crash"}
+    wire = json.dumps(dump(result))
+    for leak in ("hunter2", "secret.py", "RuntimeError", "Traceback"):
+        assert leak not in wire
+
+
+@LIVE
+def test_a_crash_while_finding_the_principal_is_internal_error_too(live_url, monkeypatch):
+    def explode(subject):
+        raise RuntimeError("connection to 10.0.0.7 refused")
+
+    monkeypatch.setattr(mcp_server, "user_for_subject", explode)
+    result = McpTestClient(live_url).call(
+        "start_gift_workflow", {}, meta={"openai/subject": "v1/alice"}
+    )
+    assert result.structured_content["error"]["code"] == "INTERNAL_ERROR"
+    assert "10.0.0.7" not in json.dumps(dump(result))
+
+
+def fake_fragments(monkeypatch, render) -> None:
+    """Stand-in for widget.fragments (the widget's own module is tested with the widget)."""
+    module = types.ModuleType("widget.fragments")
+    module.render_fragment = render
+    monkeypatch.setitem(sys.modules, "widget.fragments", module)
+
+
+@LIVE
+def test_the_rendered_fragment_goes_in_meta_only(live_url, monkeypatch):
+    calls = []
+
+    def render(*, tool, outcome, locale):
+        calls.append((tool, outcome.ok, locale))
+        return f"<section data-tool='{tool}'>fragment</section>"
+
+    fake_fragments(monkeypatch, render)
+    meta = {"openai/subject": "v1/alice", "openai/locale": "ru"}
+    result = McpTestClient(live_url).call("start_gift_workflow", {}, meta=meta)
+    assert result.meta["html"] == "<section data-tool='start_gift_workflow'>fragment</section>"
+    assert calls == [("start_gift_workflow", True, "ru")]
+    assert "fragment" not in json.dumps(result.structured_content) + result.content[0].text
+
+
+@LIVE
+def test_a_broken_fragment_renderer_does_not_hide_the_tools_outcome(live_url, monkeypatch):
+    def render(*, tool, outcome, locale):
+        raise RuntimeError("template blew up at /srv/templates/x.html")
+
+    fake_fragments(monkeypatch, render)
+    result = McpTestClient(live_url).call(
+        "start_gift_workflow", {}, meta={"openai/subject": "v1/alice"}
+    )
+    assert result.is_error is False  # the workflow was created; say so
+    assert WorkflowContext.objects.filter(id=result.structured_content["workflow_id"]).exists()
+    assert "html" not in result.meta
+    assert "blew up" not in json.dumps(dump(result))
+
+
+# --- units (no server) --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("tag", "expected"),
+    [
+        ("en-US", "en"),
+        ("pl", "pl"),
+        ("PL_pl", "pl"),
+        ("uk-UA", "uk"),
+        ("ru-RU", "ru"),
+        ("zh-Hans-CN", "zh-hans"),
+        ("zh", "zh-hans"),
+        ("de-DE", None),
+        ("", None),
+        (None, None),
+        (42, None),
+    ],
+)
+def test_supported_locale(tag, expected):
+    assert supported_locale(tag) == expected
+
+
+@pytest.fixture
+def no_fragments(monkeypatch):
+    fake_fragments(monkeypatch, lambda **kwargs: "<p>fragment</p>")
+
+
+@pytest.mark.usefixtures("no_fragments")
+def test_a_confirmation_token_in_the_body_fails_closed():
+    token = "ct_very-secret-token"
+    outcome = ToolOutcome(
+        "prepare_order",
+        {"ok": True, "order_id": "o1", "note": f"use {token}"},
+        {"confirmation_token": token},
+        200,
+        "cid",
+    )
+    with pytest.raises(mcp_server.SecretLeakError):
+        tool_result(outcome, locale="en")
+
+
+@pytest.mark.usefixtures("no_fragments")
+def test_a_confirmation_token_field_in_the_body_fails_closed_even_when_meta_has_none():
+    outcome = ToolOutcome(
+        "prepare_order", {"ok": True, "draft": {"confirmation_token": "x"}}, {}, 200, "cid"
+    )
+    with pytest.raises(mcp_server.SecretLeakError):
+        tool_result(outcome, locale="en")
+
+
+@pytest.mark.usefixtures("no_fragments")
+def test_the_confirmation_token_stays_in_meta():
+    token = "ct_very-secret-token"
+    outcome = ToolOutcome(
+        "prepare_order", {"ok": True, "order_id": "o1"}, {"confirmation_token": token}, 200, "cid"
+    )
+    result = tool_result(outcome, locale="en")
+    assert result.meta["confirmation_token"] == token
+    assert token not in json.dumps(result.structured_content) + result.content[0].text

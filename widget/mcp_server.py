@@ -1,0 +1,416 @@
+"""The MCP endpoint: every tool of the shared registry, plus the widget shell resource.
+
+A thin adapter. It reads who is calling, the correlation id, the locale and the fault plan
+from the request, hands the raw arguments to `giftgenius.executor.execute_tool` (which
+validates them and shapes every error, exactly as for REST) in a worker thread, and turns the
+outcome into a `CallToolResult`: the body is `structuredContent` (model + widget), the
+widget-only data (confirmation token, rendered fragment) goes in `_meta`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+from urllib.parse import urlsplit
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+from django.db import close_old_connections
+from django.utils.translation.trans_real import parse_accept_lang_header
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.resources import TextResource
+from mcp.server.transport_security import TransportSecuritySettings
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from mcp_types import Tool as MCPTool
+
+from giftgenius.api import ERROR_SCHEMA
+from giftgenius.errors import ToolError
+from giftgenius.executor import ToolOutcome, error_body, execute_tool
+from giftgenius.observability import correlation_id_from, get_logger
+from giftgenius.principals import user_for_bearer_header, user_for_subject
+from giftgenius.registry import REGISTRY, ToolSpec
+
+log = get_logger("giftgenius.mcp")
+
+MCP_PATH = "/mcp"
+WIDGET_URI = "ui://widget/giftgenius-v1.html"
+WIDGET_MIME_TYPE = "text/html+skybridge"
+WIDGET_DESCRIPTION = (
+    "Shows the gift ideas, the selected gift, the checkout summary with the person's own "
+    "'Confirm purchase' button, and the order's progress. The person acts in it directly; "
+    "do not repeat everything it shows."
+)
+INSTRUCTIONS = (
+    "GiftGenius finds a gift and buys it. Start with start_gift_workflow, then suggest_gifts, "
+    "select_gift, get_payment_methods and prepare_order. A purchase is completed only by the "
+    "person pressing 'Confirm purchase' in the widget. When a result has ok=false, read "
+    "error.field / error.expected / error.example and fix exactly that; if error.retryable is "
+    "false, do not repeat the same call."
+)
+
+# Request _meta keys: ChatGPT sends openai/*; giftgenius/* come from tests and the QA preview.
+META_SUBJECT = "openai/subject"
+META_LOCALE = ("openai/locale", "webplus/i18n")
+META_CORRELATION = ("giftgenius/correlationId", "openai/correlationId", "correlation_id")
+META_FAULT = "giftgenius/fault"
+MAX_SUBJECT_LENGTH = 256
+SECRET_META_KEYS = ("confirmation_token",)
+
+
+# --- tool descriptors --------------------------------------------------------------------------
+
+
+# The REST error body minus its "_meta" envelope: over MCP, widget-only data is the result's _meta.
+MCP_ERROR_SCHEMA: dict[str, Any] = {
+    **ERROR_SCHEMA,
+    "properties": {k: v for k, v in ERROR_SCHEMA["properties"].items() if k != "_meta"},
+}
+
+
+def output_schema(spec: ToolSpec) -> dict[str, Any]:
+    """Success body or the error body: a failure's structuredContent conforms to the schema too."""
+    success = spec.output_model.model_json_schema()
+    # Pydantic's "#/$defs/…" references resolve against the document root: move the definitions up.
+    definitions = success.pop("$defs", None)
+    schema: dict[str, Any] = {"type": "object", "anyOf": [success, MCP_ERROR_SCHEMA]}
+    if definitions:
+        schema["$defs"] = definitions
+    return schema
+
+
+def tool_meta(spec: ToolSpec) -> dict[str, Any]:
+    return {
+        "ui": {"resourceUri": WIDGET_URI},
+        "openai/outputTemplate": WIDGET_URI,
+        "openai/widgetAccessible": spec.widget_accessible,
+        "openai/toolInvocation/invoking": spec.invoking,
+        "openai/toolInvocation/invoked": spec.invoked,
+    }
+
+
+@cache
+def tool_descriptor(spec: ToolSpec) -> MCPTool:
+    return MCPTool(
+        name=spec.name,
+        title=spec.title,
+        description=spec.description,
+        input_schema=spec.input_model.model_json_schema(),
+        output_schema=output_schema(spec),
+        annotations=ToolAnnotations.model_validate(spec.annotations.as_mcp()),
+        _meta=tool_meta(spec),
+    )
+
+
+# --- the request: principal, correlation id, locale, fault plan -------------------------------
+
+
+@dataclass(frozen=True)
+class CallRequest:
+    name: str
+    arguments: Any
+    authorization: str | None
+    subject: str | None
+    correlation_id: str | None
+    locale: str
+    fault_plan: str | None
+
+
+def supported_locale(tag: Any) -> str | None:
+    """Map a BCP 47 tag ("pl-PL", "zh-CN", "uk") to one of settings.LANGUAGES, or None."""
+    if not isinstance(tag, str) or not tag.strip():
+        return None
+    primary = tag.strip().lower().replace("_", "-").split("-")[0]
+    if primary == "zh":  # the only Chinese we ship is Simplified
+        return "zh-hans" if "zh-hans" in _languages() else None
+    return primary if primary in _languages() else None
+
+
+@cache
+def _languages() -> frozenset[str]:
+    return frozenset(code for code, _name in settings.LANGUAGES)
+
+
+def locale_for(meta: dict[str, Any], headers: Any) -> str:
+    for key in META_LOCALE:
+        if found := supported_locale(meta.get(key)):
+            return found
+    accept = headers.get("accept-language") if headers else None
+    if accept:
+        for tag, _quality in parse_accept_lang_header(accept):
+            if found := supported_locale(tag):
+                return found
+    return "en"
+
+
+def _string(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def call_request(name: str, arguments: Any, context: Context | None) -> CallRequest:
+    meta: dict[str, Any] = {}
+    headers = None
+    if context is not None:
+        try:
+            request_context = context.request_context
+        except ValueError:  # called in-process, outside a request
+            request_context = None
+        if request_context is not None:
+            meta = dict(request_context.meta or {})
+            headers = getattr(request_context.request, "headers", None)
+    correlation = next((meta[k] for k in META_CORRELATION if _string(meta.get(k))), None)
+    if correlation is None and headers:
+        correlation = headers.get("x-correlation-id")
+    subject = _string(meta.get(META_SUBJECT))
+    return CallRequest(
+        name=name,
+        arguments=arguments,
+        authorization=headers.get("authorization") if headers else None,
+        subject=subject if subject and len(subject) <= MAX_SUBJECT_LENGTH else None,
+        correlation_id=correlation,
+        locale=locale_for(meta, headers),
+        fault_plan=_string(meta.get(META_FAULT)),
+    )
+
+
+def principal_for(request: CallRequest):
+    """A bearer token wins; a bad token is not replaced by the subject (it stays unauthorised)."""
+    if request.authorization is not None:
+        return user_for_bearer_header(request.authorization)
+    if request.subject is not None:
+        return user_for_subject(request.subject)
+    return None
+
+
+# --- running a call ------------------------------------------------------------------------------
+
+
+def run_tool_call(request: CallRequest) -> CallToolResult:
+    """Runs in a worker thread: the executor, the ORM and template rendering are synchronous."""
+    close_old_connections()
+    try:
+        outcome = execute_tool(
+            name=request.name,
+            arguments=request.arguments,
+            principal=principal_for(request),
+            correlation_id=request.correlation_id,
+            transport="mcp",
+            locale=request.locale,
+            fault_plan=request.fault_plan,
+        )
+        return tool_result(outcome, locale=request.locale)
+    except Exception:
+        log.exception("mcp_call_crashed", tool=request.name)
+        return internal_error_result(request)
+    finally:
+        close_old_connections()
+
+
+def tool_result(outcome: ToolOutcome, *, locale: str) -> CallToolResult:
+    summary = summarize(outcome)
+    _refuse_leaked_secrets(outcome, summary)
+    meta = {**_json_safe(outcome.meta), "locale": locale}
+    html = widget_fragment(outcome, locale=locale)
+    if html is not None:
+        meta["html"] = html
+    return CallToolResult(
+        content=[TextContent(type="text", text=summary)],
+        structured_content=outcome.body,
+        is_error=not outcome.ok,
+        _meta=meta,
+    )
+
+
+def internal_error_result(request: CallRequest) -> CallToolResult:
+    """The contract's INTERNAL_ERROR: never the exception's text (it could carry internals)."""
+    cid = correlation_id_from(request.correlation_id)
+    error = ToolError(
+        "INTERNAL_ERROR",
+        "The server failed unexpectedly. Retry once; if it fails again, tell the person and "
+        "quote the correlation id.",
+        details={"correlation_id": cid},
+    )
+    return CallToolResult(
+        content=[TextContent(type="text", text=error.message)],
+        structured_content=error_body(error),
+        is_error=True,
+        _meta={"correlation_id": cid, "locale": request.locale},
+    )
+
+
+class SecretLeakError(RuntimeError):
+    """A widget-only secret reached what the model sees; the call fails closed."""
+
+
+def _refuse_leaked_secrets(outcome: ToolOutcome, summary: str) -> None:
+    visible = json.dumps(outcome.body, default=str) + summary
+    secrets = [outcome.meta.get(key) for key in SECRET_META_KEYS]
+    leaked = any(isinstance(s, str) and s and s in visible for s in secrets)
+    if leaked or _has_secret_key(outcome.body):
+        raise SecretLeakError(f"{outcome.tool}: a widget-only secret is model-visible")
+
+
+def _has_secret_key(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(k in SECRET_META_KEYS or _has_secret_key(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_secret_key(v) for v in value)
+    return False
+
+
+def _json_safe(value: dict[str, Any]) -> dict[str, Any]:
+    return json.loads(json.dumps(value, default=str))
+
+
+def summarize(outcome: ToolOutcome) -> str:
+    """One short line for the model; the details are in structuredContent."""
+    body = outcome.body
+    if not outcome.ok:
+        error = outcome.error or {}
+        return f"{error.get('code', 'INTERNAL_ERROR')}: {error.get('message', '')}".strip()
+    if isinstance(body.get("gifts"), list):
+        count = len(body["gifts"])
+        if count == 0:
+            return f"No gift ideas found. {body.get('no_results_reason') or ''}".strip()
+        return f"{count} gift idea{'s' if count != 1 else ''} found."
+    if isinstance(body.get("products"), list):
+        count = len(body["products"])
+        return f"{count} product{'s' if count != 1 else ''} found."
+    spec = REGISTRY.get(outcome.tool)
+    parts = [f"{spec.invoked}." if spec else "Done."]
+    if body.get("order_id") and body.get("status"):
+        parts.append(f"Order {body['order_id']} is {body['status']}.")
+    if body.get("current_step"):
+        parts.append(f"Current step: {body['current_step']}.")
+    return " ".join(parts)
+
+
+def widget_fragment(outcome: ToolOutcome, *, locale: str) -> str | None:
+    """The HTML fragment for the widget, or None (the widget falls back to structuredContent)."""
+    try:
+        from widget.fragments import render_fragment
+    except ModuleNotFoundError as exc:
+        if exc.name != "widget.fragments":
+            raise
+        return None  # not written yet
+    try:
+        return render_fragment(tool=outcome.tool, outcome=outcome, locale=locale)
+    except Exception:
+        # The tool already ran (it may have charged a card): report its true outcome, without HTML.
+        log.exception(
+            "widget_fragment_failed", tool=outcome.tool, correlation_id=outcome.correlation_id
+        )
+        return None
+
+
+# --- the widget resource --------------------------------------------------------------------------
+
+
+def _explicit_origins(setting: str, values: list[str]) -> list[str]:
+    for value in values:
+        parts = urlsplit(value)
+        if "*" in value or parts.scheme not in {"http", "https"} or not parts.netloc or parts.path:
+            raise ImproperlyConfigured(
+                f"{setting}: {value!r} is not an explicit origin like https://host"
+            )
+    return list(values)
+
+
+def widget_resource_meta() -> dict[str, Any]:
+    connect = _explicit_origins("WIDGET_CONNECT_DOMAINS", settings.WIDGET_CONNECT_DOMAINS)
+    resources = _explicit_origins("WIDGET_RESOURCE_DOMAINS", settings.WIDGET_RESOURCE_DOMAINS)
+    (domain,) = _explicit_origins("WIDGET_DOMAIN", [settings.WIDGET_DOMAIN])
+    return {
+        "openai/widgetDescription": WIDGET_DESCRIPTION,
+        "openai/widgetPrefersBorder": True,
+        "openai/widgetDomain": domain,
+        "openai/widgetCSP": {"connect_domains": connect, "resource_domains": resources},
+        "ui": {
+            "csp": {"connectDomains": connect, "resourceDomains": resources},
+            "domain": domain,
+            "prefersBorder": True,
+        },
+    }
+
+
+# FALLBACK (until widget/shell.py exists): a minimal valid page so the resource can be read.
+_PLACEHOLDER_SHELL = (
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>GiftGenius</title></head>'
+    '<body><div id="giftgenius-root" data-shell-version="1">GiftGenius</div></body></html>'
+)
+
+
+def widget_shell_html() -> str:
+    try:
+        from widget.shell import render_widget_shell
+    except ModuleNotFoundError as exc:
+        if exc.name != "widget.shell":
+            raise
+        log.warning("widget_shell_placeholder", reason="widget.shell is not available")
+        return _PLACEHOLDER_SHELL
+    return render_widget_shell()
+
+
+def widget_resource() -> TextResource:
+    return TextResource(
+        uri=WIDGET_URI,
+        name="giftgenius-widget",
+        title="GiftGenius",
+        description=WIDGET_DESCRIPTION,
+        mime_type=WIDGET_MIME_TYPE,
+        text=widget_shell_html(),
+        meta=widget_resource_meta(),
+    )
+
+
+# --- the server -----------------------------------------------------------------------------------
+
+
+class GiftGeniusMCPServer(MCPServer):
+    """Tools come from the registry (explicit schemas), not from decorated Python functions."""
+
+    async def list_tools(self) -> list[MCPTool]:
+        return [tool_descriptor(spec) for spec in REGISTRY.values()]
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context | None = None
+    ) -> CallToolResult:
+        request: CallRequest | None = None
+        try:
+            request = call_request(name, arguments, context)
+            return await sync_to_async(run_tool_call, thread_sensitive=False)(request)
+        except Exception:
+            # The SDK would send str(exc) to the client; the contract sends INTERNAL_ERROR instead.
+            log.exception("mcp_call_crashed", tool=name)
+            fallback = request or CallRequest(name, arguments, None, None, None, "en", None)
+            return internal_error_result(fallback)
+
+
+def transport_security() -> TransportSecuritySettings:
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=list(settings.MCP_ALLOWED_HOSTS),
+        allowed_origins=list(settings.MCP_ALLOWED_ORIGINS),
+    )
+
+
+def build_mcp_server() -> GiftGeniusMCPServer:
+    """A fresh server: its HTTP session manager can run only once, so every app needs its own."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    server = GiftGeniusMCPServer(
+        name="giftgenius",
+        title="GiftGenius",
+        instructions=INSTRUCTIONS,
+        version="0.1.0",
+        log_level="WARNING",
+    )
+    # MCPServer calls logging.basicConfig (a Rich handler on the root logger), which would print
+    # every structlog line twice; Django's LOGGING setting owns logging here.
+    root.handlers[:] = handlers
+    root.setLevel(level)
+    server.add_resource(widget_resource())
+    return server
