@@ -120,7 +120,8 @@ def tool_view(spec: ToolSpec):
 def _error_responses() -> dict[str, Any]:
     statuses = sorted({spec.http_status for spec in ERROR_CATALOG.values()})
     content = {"application/json": {"schema": {"$ref": REF.format(model="ToolError")}}}
-    return {str(status): {"description": "Error (see error.code)", "content": content} for status in statuses}
+    # Integer keys, like Ninja's own, so they merge with (not duplicate) the generated responses.
+    return {status: {"description": "Error (see error.code)", "content": content} for status in statuses}
 
 
 def build_api() -> GiftGeniusAPI:
@@ -146,7 +147,7 @@ def build_api() -> GiftGeniusAPI:
                     "content": {"application/json": {"schema": {"$ref": REF.format(model=spec.input_model.__name__)}}},
                 },
                 "responses": {
-                    "200": {
+                    200: {
                         "description": "Success",
                         "content": {
                             "application/json": {"schema": {"$ref": REF.format(model=spec.output_model.__name__)}}
