@@ -1,1 +1,246 @@
-"""Commerce tools: declared in the shared registry (filled in by the checkout work)."""
+"""Commerce tools (SPEC §4), declared once in the shared registry. Handlers stay thin."""
+
+from __future__ import annotations
+
+from checkout import selectors, services
+from checkout.payments.methods import all_payment_methods
+from checkout.schemas import (
+    CancelOrderInput,
+    CancelOrderOutput,
+    CommitOrderInput,
+    CommitOrderOutput,
+    GetOrderInput,
+    GetOrderOutput,
+    GetPaymentMethodsInput,
+    GetPaymentMethodsOutput,
+    PaymentMethodOut,
+    PrepareOrderInput,
+    PrepareOrderOutput,
+)
+from giftgenius.models import Step, WorkflowContext
+from giftgenius.registry import Annotations, ToolContext, ToolResult, ToolSpec, register
+
+COMMERCE_STEPS = frozenset({Step.GIFT_SELECTED, Step.CHECKOUT})
+
+COMMIT_MESSAGES = {
+    "completed": "The purchase is complete and paid. Tell the person it is done.",
+    "payment_pending": (
+        "The payment is being processed by the payment service. Tell the person it is processing "
+        "(not failed) and that they will not be charged twice; check later with get_order."
+    ),
+    "processing": "The payment is being processed right now. Check the outcome with get_order in a moment.",
+}
+
+
+def _workflow(context: ToolContext) -> WorkflowContext:
+    assert context.workflow is not None  # the executor loads it for every workflow tool
+    return context.workflow
+
+
+def get_payment_methods(context: ToolContext, args: GetPaymentMethodsInput) -> ToolResult:
+    workflow = _workflow(context)
+    methods = [
+        PaymentMethodOut(
+            id=m.id, label=m.label, brand=m.brand, last4=m.last4, description=m.description
+        )
+        for m in all_payment_methods()
+    ]
+    return ToolResult(
+        GetPaymentMethodsOutput(
+            workflow_id=workflow.id,
+            current_step=workflow.current_step,
+            payment_methods=methods,
+            selected_payment_method_id=workflow.selected_payment_method or None,
+        )
+    )
+
+
+def prepare_order(context: ToolContext, args: PrepareOrderInput) -> ToolResult:
+    prepared = services.prepare_order(
+        workflow=_workflow(context),
+        payment_method_id=args.payment_method_id,
+        shipping=args.shipping.model_dump(mode="json"),
+        correlation_id=context.correlation_id,
+    )
+    order = prepared.order
+    output = PrepareOrderOutput(
+        workflow_id=prepared.workflow.id,
+        current_step=prepared.workflow.current_step,
+        order_id=order.pk,
+        status="draft",
+        gift=selectors.gift_of(order),
+        amount=str(order.amount),
+        currency=order.currency,
+        shipping=order.shipping,
+        payment_method=selectors.payment_method_ref(order.payment_method_id),
+        expires_at=order.expires_at,
+        next_step=(
+            'Show this summary to the person. Nothing is charged until they press "Confirm purchase" '
+            "in the widget; do not call commit_order yourself."
+        ),
+    )
+    # The token goes to the widget only (_meta); the model never sees it.
+    meta = {
+        "confirmation_token": prepared.confirmation_token,
+        "idempotency_key": args.idempotency_key,
+    }
+    return ToolResult(output, meta)
+
+
+def commit_order(context: ToolContext, args: CommitOrderInput) -> ToolResult:
+    committed = services.commit_order(
+        workflow=_workflow(context),
+        owner=context.principal,
+        order_id=args.order_id,
+        confirmation_token=args.confirmation_token,
+        correlation_id=context.correlation_id,
+    )
+    order = committed.order
+    output = CommitOrderOutput(
+        workflow_id=committed.workflow.id,
+        current_step=committed.workflow.current_step,
+        order_id=order.pk,
+        status=order.status,
+        amount=str(order.amount),
+        currency=order.currency,
+        message=COMMIT_MESSAGES[order.status],
+    )
+    return ToolResult(output, {"idempotency_key": args.idempotency_key})
+
+
+def cancel_order(context: ToolContext, args: CancelOrderInput) -> ToolResult:
+    result = services.cancel_order(
+        owner=context.principal,
+        order_id=args.order_id,
+        reason=args.reason,
+        correlation_id=context.correlation_id,
+    )
+    order = result.order
+    output = CancelOrderOutput(
+        order_id=order.pk,
+        status=order.status,
+        already_cancelled=result.outcome == "already_rolled_back",
+        refunded_amount=str(result.refunded),
+        currency=order.currency,
+        message=result.detail,
+    )
+    return ToolResult(output, {"idempotency_key": args.idempotency_key})
+
+
+def get_order(context: ToolContext, args: GetOrderInput) -> ToolResult:
+    order = selectors.order_with_history(owner=context.principal, order_id=args.order_id)
+    return ToolResult(GetOrderOutput(**selectors.order_detail(order)))
+
+
+register(
+    ToolSpec(
+        name="get_payment_methods",
+        title="List payment methods",
+        description=(
+            "List the person's saved payment methods (id, label such as 'Visa •••• 4242'). Call it once a "
+            "gift is selected, before prepare_order, and pass the chosen id as payment_method_id. It changes "
+            "nothing. Do NOT call it before select_gift, and never invent payment method ids."
+        ),
+        input_model=GetPaymentMethodsInput,
+        output_model=GetPaymentMethodsOutput,
+        annotations=Annotations(
+            read_only=True, destructive=False, idempotent=None, open_world=False
+        ),
+        handler=get_payment_methods,
+        allowed_steps=COMMERCE_STEPS,
+        widget_accessible=True,
+        invoking="Loading payment methods…",
+        invoked="Payment methods loaded",
+    )
+)
+register(
+    ToolSpec(
+        name="prepare_order",
+        title="Prepare the order",
+        description=(
+            "Create a draft order for the selected gift with a payment method and shipping address, and hold "
+            "the stock for a limited time. Returns the summary to show the person; it charges nothing. "
+            "Preparing again replaces the earlier draft. Requires an idempotency_key (a new UUID per action; "
+            "the same one when retrying). Do NOT call it before select_gift, and do NOT follow it with "
+            "commit_order yourself: the person confirms in the widget."
+        ),
+        input_model=PrepareOrderInput,
+        output_model=PrepareOrderOutput,
+        annotations=Annotations(
+            read_only=False, destructive=False, idempotent=True, open_world=False
+        ),
+        handler=prepare_order,
+        allowed_steps=COMMERCE_STEPS,
+        requires_idempotency_key=True,
+        widget_accessible=True,
+        invoking="Preparing your order…",
+        invoked="Order ready to confirm",
+    )
+)
+register(
+    ToolSpec(
+        name="commit_order",
+        title="Confirm and pay",
+        description=(
+            "Charge the payment method and complete a prepared order. Only works with the confirmation "
+            'token the widget sends when the person presses "Confirm purchase"; the model cannot confirm '
+            "on its own. Result status: completed, or payment_pending (processing: tell the person it is "
+            "processing, not failed). A retry with the same idempotency_key never charges twice. Do NOT "
+            "call it without the person's confirmation, and do NOT use it to change an order (use "
+            "prepare_order)."
+        ),
+        input_model=CommitOrderInput,
+        output_model=CommitOrderOutput,
+        annotations=Annotations(
+            read_only=False, destructive=True, idempotent=True, open_world=True
+        ),
+        handler=commit_order,
+        allowed_steps=COMMERCE_STEPS,
+        requires_idempotency_key=True,
+        widget_accessible=True,
+        invoking="Processing your payment…",
+        invoked="Payment processed",
+    )
+)
+register(
+    ToolSpec(
+        name="cancel_order",
+        title="Cancel an order",
+        description=(
+            "Cancel one of the person's orders: refunds the payment if it was charged, releases the stock "
+            "and cancels it. Cancelling an already cancelled order is a harmless no-op. Only when the person "
+            "asks to cancel. Do NOT use it to switch gift or payment method before paying (prepare_order "
+            "replaces a draft), and it cannot cancel while a payment is still processing."
+        ),
+        input_model=CancelOrderInput,
+        output_model=CancelOrderOutput,
+        annotations=Annotations(
+            read_only=False, destructive=True, idempotent=True, open_world=True
+        ),
+        handler=cancel_order,
+        requires_idempotency_key=True,
+        widget_accessible=True,
+        invoking="Cancelling the order…",
+        invoked="Order cancelled",
+    )
+)
+register(
+    ToolSpec(
+        name="get_order",
+        title="Show an order",
+        description=(
+            "Read one of the person's orders: status, amount, payments (charged, refunded) and the checkout "
+            "steps with their outcomes, plus the failure reason if any. Call it to follow a payment_pending "
+            "order or to explain a failure. It changes nothing; do NOT call it in a tight loop."
+        ),
+        input_model=GetOrderInput,
+        output_model=GetOrderOutput,
+        annotations=Annotations(
+            read_only=True, destructive=False, idempotent=None, open_world=False
+        ),
+        handler=get_order,
+        widget_accessible=True,
+        invoking="Checking the order…",
+        invoked="Order checked",
+    )
+)

@@ -75,6 +75,7 @@ ERROR_CATALOG: dict[str, ErrorSpec] = {
         _spec("ORDER_EXPIRED", B, False, 409, ANALYTICS, _("This order has expired. Please review it again.")),
         _spec("ORDER_NOT_COMMITTABLE", B, False, 409, ANALYTICS, _("This order can no longer be confirmed. Please review it again.")),
         _spec("ORDER_NOT_CANCELLABLE", B, False, 409, ANALYTICS, _("This order cannot be cancelled any more.")),
+        _spec("ORDER_IN_PROGRESS", C, False, 409, ANALYTICS, _("Your order is still being processed. Please wait for it to finish.")),
     ]
 }
 

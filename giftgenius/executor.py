@@ -96,7 +96,8 @@ def execute_tool(
             context = ToolContext(principal=principal, correlation_id=cid, transport=transport, locale=locale)
             if spec.takes_workflow and getattr(args, "workflow_id", None):
                 context.workflow = _load_workflow(principal, args.workflow_id)
-                _check_gate(spec, context.workflow)
+                if not spec.requires_idempotency_key:  # keyed tools: a stored result replays first
+                    _check_gate(spec, context.workflow)
             if spec.requires_idempotency_key:
                 from checkout.idempotency import run_idempotent
 
@@ -134,6 +135,8 @@ def execute_tool(
 def _run(spec: ToolSpec, args: Any, context: ToolContext) -> ToolOutcome:
     """Run the handler and shape its success or business failure."""
     try:
+        if spec.requires_idempotency_key and context.workflow is not None:
+            _check_gate(spec, context.workflow)  # after run_idempotent found nothing to replay
         result = spec.handler(context, args)
     except ToolError as exc:
         return ToolOutcome(spec.name, error_body(exc), {}, exc.spec.http_status, context.correlation_id)
@@ -226,7 +229,7 @@ def _record(
         "step_id": step_id or None,
         "status": str(status),
         "error_code": error.get("code"),
-        "idempotency_key": key if isinstance(key, str) else None,
+        "idempotency_key": key[:200] if isinstance(key, str) else None,  # an invalid key may be longer
         "correlation_id": outcome.correlation_id,
         "duration_ms": round(duration_ms, 2),
         "replayed": outcome.replayed,

@@ -1,0 +1,387 @@
+"""Compensations, in reverse order of the saga: refund (if charged) → cancel_reservation →
+cancel_order. Every one is idempotent and none is ever left half-done:
+
+- refunds go first and each carries its own provider idempotency key, so repeating one (after a
+  crash, or by two callers at once) refunds once; if a refund cannot be made, nothing else
+  changes and the caller is told;
+- releasing the stock and closing the order happen in ONE transaction, with the order row locked
+  and its status checked, so they happen together, once, or not at all.
+
+The same code serves the saga's failures, the person's cancel_order, the sweeps and the staff
+rollback in the admin.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone, translation
+
+from checkout import saga
+from checkout.models import (
+    Order,
+    OrderStatus,
+    Payment,
+    PaymentStatus,
+    Reservation,
+    ReservationStatus,
+    SagaStepName,
+    SagaStepStatus,
+)
+from checkout.payments import gateway
+from checkout.payments.provider import ProviderError
+from giftgenius import workflow as flow
+from giftgenius.errors import ERROR_CATALOG
+from giftgenius.models import Product, Step, WorkflowContext
+
+ZERO = Decimal("0.00")
+FINAL_STATUSES = (OrderStatus.FAILED, OrderStatus.CANCELLED)
+OPEN_STATUSES = (
+    OrderStatus.DRAFT,
+    OrderStatus.PROCESSING,
+    OrderStatus.PAYMENT_PENDING,
+    OrderStatus.COMPLETED,
+)
+
+
+class RefundFailed(Exception):
+    """The provider could not refund; nothing after the refund was done."""
+
+
+@dataclass(frozen=True)
+class Compensation:
+    order: Order
+    refunded: Decimal  # refunded by this call
+    closed: bool  # True when this call moved the order to its final status
+
+
+def failure_message_for(code: str) -> str:
+    """The person-facing sentence for a failure code, from the catalog (stored in English)."""
+    spec = ERROR_CATALOG.get(code)
+    if spec is None:
+        return ""
+    with translation.override("en"):
+        return str(spec.banner)
+
+
+def compensate(
+    *,
+    order_id: object,
+    failure_code: str,
+    final_status: str,
+    correlation_id: str,
+    failure_message: str | None = None,
+    expected_statuses: tuple[str, ...] = OPEN_STATUSES,
+    rollback_workflow: bool = True,
+) -> Compensation:
+    """Refund what was captured, then release the stock and close the order (once)."""
+    order = Order.objects.get(pk=order_id)
+    refunded = refund_payments(order=order, correlation_id=correlation_id)
+    closed = release_and_close(
+        order_id=order.pk,
+        expected_statuses=expected_statuses,
+        final_status=final_status,
+        failure_code=failure_code,
+        failure_message=failure_message_for(failure_code)
+        if failure_message is None
+        else failure_message,
+        rollback_workflow=rollback_workflow,
+        correlation_id=correlation_id,
+    )
+    return Compensation(Order.objects.get(pk=order.pk), refunded, closed)
+
+
+def refund_payments(*, order: Order, correlation_id: str) -> Decimal:
+    """Refund every captured, not yet refunded payment of the order. Raises RefundFailed."""
+    total = ZERO
+    for payment in order.payments.filter(status=PaymentStatus.SUCCEEDED).order_by("attempt"):
+        remaining = payment.amount - payment.refunded_amount
+        if remaining <= 0:
+            continue
+        row = saga.record_step(
+            order,
+            SagaStepName.REFUND,
+            SagaStepStatus.STARTED,
+            correlation_id=correlation_id,
+            attempt=payment.attempt,
+        )
+        saga.checkpoint(order.pk, SagaStepName.REFUND, SagaStepStatus.STARTED)
+        try:  # outside any transaction: the provider is an external system
+            refund = gateway.refund(
+                charge_id=payment.provider_charge_id,
+                amount=remaining,
+                idempotency_key=f"{payment.provider_idempotency_key}-refund",
+            )
+        except ProviderError as exc:
+            saga.finish_step(
+                row,
+                order,
+                SagaStepStatus.FAILED,
+                correlation_id=correlation_id,
+                error_code="PAYMENT_PROVIDER_ERROR",
+                detail=f"The refund could not be made ({exc.code}); nothing else was changed.",
+            )
+            raise RefundFailed(exc.code) from exc
+        with transaction.atomic():
+            Payment.objects.filter(pk=payment.pk, status=PaymentStatus.SUCCEEDED).update(
+                status=PaymentStatus.REFUNDED,
+                refunded_amount=payment.amount,
+                provider_refund_id=refund.id,
+            )
+            saga.finish_step(row, order, SagaStepStatus.SUCCEEDED, correlation_id=correlation_id)
+        saga.checkpoint(order.pk, SagaStepName.REFUND, SagaStepStatus.SUCCEEDED)
+        total += remaining
+    return total
+
+
+def release_and_close(
+    *,
+    order_id: object,
+    expected_statuses: tuple[str, ...],
+    final_status: str,
+    failure_code: str,
+    failure_message: str,
+    rollback_workflow: bool,
+    correlation_id: str,
+) -> bool:
+    """cancel_reservation + cancel_order in one transaction; False if the order was not in
+    one of `expected_statuses` (someone else moved it first, or it is already closed)."""
+    started = timezone.now()
+    workflow_id = Order.objects.filter(pk=order_id).values_list("workflow_id", flat=True).first()
+    with transaction.atomic():
+        # Lock order everywhere in checkout: workflow, then order, then stock.
+        workflow = saga.lock_workflow(workflow_id) if rollback_workflow else None
+        order = Order.objects.select_for_update().get(pk=order_id)
+        if order.status not in expected_statuses:
+            return False
+        released_as = (
+            ReservationStatus.EXPIRED
+            if failure_code == "ORDER_EXPIRED"
+            else ReservationStatus.RELEASED
+        )
+        holds = list(
+            order.reservations.filter(
+                status__in=[ReservationStatus.HELD, ReservationStatus.CONFIRMED]
+            )
+        )
+        for hold in holds:
+            if Reservation.objects.filter(pk=hold.pk, status=hold.status).update(
+                status=released_as, released_at=timezone.now()
+            ):
+                Product.objects.filter(pk=hold.product_id).update(stock=F("stock") + hold.quantity)
+        if holds:
+            saga.record_step(
+                order,
+                SagaStepName.CANCEL_RESERVATION,
+                SagaStepStatus.SUCCEEDED,
+                correlation_id=correlation_id,
+                started_at=started,
+                detail=f"{sum(h.quantity for h in holds)} unit(s) back in stock.",
+            )
+        previous = order.status
+        order.status = final_status
+        order.failure_code = failure_code
+        order.failure_message = failure_message[:300]
+        fields = ["status", "failure_code", "failure_message", "updated_at"]
+        # The confirmation token dies with any end the person cannot retry from.
+        if order.confirmation_used_at is None and (
+            final_status == OrderStatus.CANCELLED or failure_code not in saga.RETRYABLE_FAILURES
+        ):
+            order.confirmation_used_at = timezone.now()
+            fields.append("confirmation_used_at")
+        order.save(update_fields=fields)
+        saga.record_step(
+            order,
+            SagaStepName.CANCEL_ORDER,
+            SagaStepStatus.SUCCEEDED,
+            correlation_id=correlation_id,
+            started_at=started,
+            error_code=failure_code,
+            detail=failure_message,
+        )
+        if workflow is not None:
+            _roll_back_workflow(workflow, order, previous)
+    saga.checkpoint(order.pk, SagaStepName.CANCEL_ORDER, SagaStepStatus.SUCCEEDED)
+    return True
+
+
+def _roll_back_workflow(workflow: WorkflowContext, order: Order, previous: str) -> None:
+    """Logical rollback: a failed checkout returns to gift_selected so a new prepare_order can
+    start; a cancelled purchase turns a completed workflow into failed."""
+    if previous == OrderStatus.COMPLETED:
+        if workflow.current_step == Step.COMPLETED:
+            flow.move(workflow, Step.FAILED)
+            workflow.save(update_fields=["current_step", "visited_steps", "updated_at"])
+        return
+    draft_id = workflow.draft_order_id
+    other_live_draft = (
+        draft_id not in (None, order.pk)
+        and Order.objects.filter(pk=draft_id, status__in=saga.LIVE_STATUSES).exists()
+    )
+    if other_live_draft:
+        return  # a newer order owns the checkout now
+    workflow.draft_order = None
+    workflow.selected_payment_method = ""
+    if workflow.current_step == Step.CHECKOUT:
+        flow.move(workflow, Step.GIFT_SELECTED)
+    workflow.save(
+        update_fields=[
+            "current_step",
+            "visited_steps",
+            "draft_order",
+            "selected_payment_method",
+            "updated_at",
+        ]
+    )
+
+
+# --- entry points -------------------------------------------------------------------------------
+
+
+def release_draft_order(
+    *,
+    order_id: object,
+    reason: str,
+    correlation_id: str = "",
+    failure_code: str = "",
+    rollback_workflow: bool = False,
+) -> bool:
+    """Cancel a draft and give its stock back; does nothing (False) if it is not a draft."""
+    return release_and_close(
+        order_id=order_id,
+        expected_statuses=(OrderStatus.DRAFT,),
+        final_status=OrderStatus.CANCELLED,
+        failure_code=failure_code,
+        failure_message=reason,
+        rollback_workflow=rollback_workflow,
+        correlation_id=correlation_id,
+    )
+
+
+def expire_draft(*, order_id: object, correlation_id: str) -> bool:
+    """A draft whose hold lapsed: cancelled as expired, stock back, workflow back to gift_selected."""
+    return release_draft_order(
+        order_id=order_id,
+        reason="Expired: the purchase was not confirmed while the stock was held.",
+        correlation_id=correlation_id,
+        failure_code="ORDER_EXPIRED",
+        rollback_workflow=True,
+    )
+
+
+ROLLED_BACK, ALREADY, REFUSED = "rolled_back", "already_rolled_back", "refused"
+
+
+@dataclass(frozen=True)
+class RollbackOutcome:
+    outcome: str  # rolled_back | already_rolled_back | refused
+    detail: str
+    order: Order | None = None
+    refunded: Decimal = ZERO
+    code: str | None = None  # for a refusal: the catalog error code that explains it
+
+
+def cancel(*, order: Order, reason: str, actor: str, correlation_id: str) -> RollbackOutcome:
+    """Undo an order as far as it went: refund if charged → release the stock → cancel.
+
+    Idempotent: an order already failed or cancelled is left as it is ("already"), after making
+    sure no captured money is still held for it. Refuses while the outcome of a payment is open.
+    """
+    message = f"Cancelled by {actor}: {reason}"[:300]
+    for _ in range(3):  # the order may move under us (e.g. a draft committed); look again
+        if order.status in FINAL_STATUSES:
+            try:
+                refunded = refund_payments(order=order, correlation_id=correlation_id)
+            except RefundFailed:
+                return RollbackOutcome(
+                    REFUSED,
+                    "The order is closed but a leftover charge could not be refunded (the payment "
+                    "service is unavailable). Nothing was changed; try again later.",
+                    order,
+                    code="PAYMENT_PROVIDER_ERROR",
+                )
+            # A retryably failed order could still be retried with its token: cancelling ends that.
+            Order.objects.filter(pk=order.pk, confirmation_used_at__isnull=True).update(
+                confirmation_used_at=timezone.now()
+            )
+            if refunded:
+                return RollbackOutcome(
+                    ROLLED_BACK,
+                    f"Refunded a leftover charge of {refunded} {order.currency}.",
+                    order,
+                    refunded,
+                )
+            return RollbackOutcome(
+                ALREADY, f"The order is already {order.status}; nothing to do.", order
+            )
+        if order.status == OrderStatus.PROCESSING:
+            return RollbackOutcome(
+                REFUSED,
+                "The checkout is running for this order right now (status processing). Wait until it "
+                "finishes (get_order shows it), then cancel if it completed.",
+                order,
+                code="ORDER_NOT_CANCELLABLE",
+            )
+        if order.status == OrderStatus.PAYMENT_PENDING:
+            return RollbackOutcome(
+                REFUSED,
+                "The payment outcome is not known yet (status payment_pending). Reconciliation settles "
+                "it with the payment provider first; cancel once the order is completed.",
+                order,
+                code="ORDER_NOT_CANCELLABLE",
+            )
+        if order.status == OrderStatus.DRAFT:
+            if release_draft_order(
+                order_id=order.pk,
+                reason=message,
+                correlation_id=correlation_id,
+                rollback_workflow=True,
+            ):
+                fresh = Order.objects.get(pk=order.pk)
+                return RollbackOutcome(
+                    ROLLED_BACK, "The draft order was cancelled and its stock released.", fresh
+                )
+        else:  # completed
+            try:
+                done = compensate(
+                    order_id=order.pk,
+                    failure_code="",
+                    failure_message=message,
+                    final_status=OrderStatus.CANCELLED,
+                    expected_statuses=(OrderStatus.COMPLETED,),
+                    correlation_id=correlation_id,
+                )
+            except RefundFailed:
+                return RollbackOutcome(
+                    REFUSED,
+                    "The refund could not be made because the payment service is unavailable. Nothing "
+                    "was changed: the order is still completed. Try again later.",
+                    order,
+                    code="PAYMENT_PROVIDER_ERROR",
+                )
+            if done.closed:
+                return RollbackOutcome(
+                    ROLLED_BACK,
+                    f"Refunded {order.amount} {order.currency}, released the stock and cancelled the order.",
+                    done.order,
+                    done.refunded,
+                )
+        order = Order.objects.get(pk=order.pk)
+    return RollbackOutcome(
+        REFUSED,
+        "The order kept changing while it was being cancelled; try again.",
+        order,
+        code="ORDER_NOT_CANCELLABLE",
+    )
+
+
+def roll_back_order(*, order_id: object, reason: str, actor: str) -> RollbackOutcome:
+    """Staff rollback from the admin: the same compensation as cancel_order."""
+    order = Order.objects.filter(pk=order_id).first()
+    if order is None:
+        return RollbackOutcome(REFUSED, "There is no such order.", code="NOT_FOUND")
+    return cancel(order=order, reason=reason, actor=actor, correlation_id=uuid.uuid4().hex)

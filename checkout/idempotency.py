@@ -1,0 +1,196 @@
+"""Idempotency keys for tools with side effects (SPEC §7).
+
+A key is scoped to (principal, tool, key) and bound to a fingerprint of the arguments. The
+first call inserts the row (the unique constraint makes exactly one caller win, on PostgreSQL
+and SQLite alike), runs, and stores the result as JSON text; later calls replay it. Taking over
+a row (stale lock, retryable failure, expiry) is a compare-and-swap on `runs`, so exactly one
+taker wins there too.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from pydantic import BaseModel
+
+from checkout.models import IdempotencyKey, IdempotencyStatus
+from giftgenius.errors import ToolError
+from giftgenius.executor import ToolOutcome, fingerprint
+from giftgenius.principals import principal_label
+from giftgenius.registry import ToolContext, ToolSpec
+
+KEY_FIELD = "idempotency_key"
+# A refusal by the step gate ran nothing, so it is not remembered under the key.
+NOT_REMEMBERED = frozenset({"TOOL_NOT_AVAILABLE_IN_STEP"})
+
+
+@dataclass(frozen=True)
+class Claim:
+    pk: int
+    runs: int
+
+
+def arguments_fingerprint(args: BaseModel) -> str:
+    return fingerprint({k: v for k, v in args.model_dump(mode="json").items() if k != KEY_FIELD})
+
+
+def run_idempotent(
+    *,
+    spec: ToolSpec,
+    args: BaseModel,
+    context: ToolContext,
+    run: Callable[[ToolSpec, BaseModel, ToolContext], ToolOutcome],
+) -> ToolOutcome:
+    key = getattr(args, KEY_FIELD, None)
+    if not key:
+        raise ToolError(
+            "IDEMPOTENCY_KEY_REQUIRED",
+            f"'{spec.name}' changes things, so it needs an idempotency_key: a new UUID for each user "
+            "action, sent again unchanged when retrying that same action.",
+            field=KEY_FIELD,
+            expected="8 to 200 characters: letters A-Z or a-z, digits 0-9, '_' or '-' (a UUID is ideal)",
+            example="5e0c2a94-7b1d-4c3e-9f8a-6d2b1c0e4f37",
+        )
+    scope = {"principal": principal_label(context.principal), "tool": spec.name, "key": key}
+    claim_or_replay = _claim(scope, arguments_fingerprint(args), context)
+    if isinstance(claim_or_replay, ToolOutcome):
+        return claim_or_replay
+    claim = claim_or_replay
+    try:
+        outcome = run(spec, args, context)
+    except Exception:
+        # Unexpected crash: handlers are state-driven, so running again under this key is safe.
+        _settle(claim, status=IdempotencyStatus.RETRYABLE_FAILURE)
+        raise
+    error = outcome.error or {}
+    if error.get("code") in NOT_REMEMBERED:
+        IdempotencyKey.objects.filter(pk=claim.pk, runs=claim.runs).delete()
+        return outcome
+    # The stored meta carries the first call's correlation id, so a replay is identical.
+    outcome.meta = {
+        **outcome.meta,
+        "correlation_id": outcome.meta.get("correlation_id", outcome.correlation_id),
+    }
+    _settle(
+        claim,
+        status=IdempotencyStatus.RETRYABLE_FAILURE
+        if error.get("retryable")
+        else IdempotencyStatus.COMPLETED,
+        outcome=outcome,
+    )
+    return outcome
+
+
+def _claim(scope: dict, print_: str, context: ToolContext) -> Claim | ToolOutcome:
+    ttl = timedelta(seconds=settings.IDEMPOTENCY_KEY_TTL_SECONDS)
+    for _ in range(3):  # a row purged or taken between our reads: look again
+        now = timezone.now()
+        try:
+            with transaction.atomic():
+                row = IdempotencyKey.objects.create(
+                    **scope,
+                    fingerprint=print_,
+                    status=IdempotencyStatus.IN_PROGRESS,
+                    correlation_id=context.correlation_id,
+                    locked_at=now,
+                    expires_at=now + ttl,
+                )
+            return Claim(row.pk, row.runs)
+        except IntegrityError:
+            pass
+        row = IdempotencyKey.objects.filter(**scope).first()
+        if row is None:
+            continue
+        expired = row.expires_at <= now
+        lock_fresh = row.locked_at is not None and row.locked_at > now - timedelta(
+            seconds=settings.IDEMPOTENCY_LOCK_TIMEOUT_SECONDS
+        )
+        if row.status == IdempotencyStatus.IN_PROGRESS and lock_fresh:
+            if row.fingerprint != print_ and not expired:
+                raise _reused(scope)
+            raise _in_progress(scope)
+        if not expired:
+            if row.fingerprint != print_:
+                raise _reused(scope)
+            if row.status == IdempotencyStatus.COMPLETED:
+                return _replay(row, scope["tool"], context)
+        # Expired, a stale lock (the first run died), or a retryable failure: run again.
+        fields = {
+            "status": IdempotencyStatus.IN_PROGRESS,
+            "fingerprint": print_,
+            "locked_at": now,
+            "runs": row.runs + 1,
+            "correlation_id": context.correlation_id,
+            "response_body": "",
+            "response_meta": "",
+            "http_status": 200,
+        }
+        if expired:
+            fields.update(created_at=now, expires_at=now + ttl)
+        if IdempotencyKey.objects.filter(pk=row.pk, runs=row.runs).update(**fields):
+            return Claim(row.pk, row.runs + 1)
+        # Another caller took it over first: loop and see what it holds now.
+    raise _in_progress(scope)
+
+
+def _settle(claim: Claim, *, status: str, outcome: ToolOutcome | None = None) -> None:
+    fields: dict = {"status": status, "locked_at": None}
+    if outcome is not None:
+        fields.update(
+            response_body=json.dumps(outcome.body, ensure_ascii=False),
+            response_meta=json.dumps(outcome.meta, ensure_ascii=False),
+            http_status=outcome.http_status,
+        )
+    # Only the current run may write: a run whose lock was taken over keeps its result to itself.
+    IdempotencyKey.objects.filter(pk=claim.pk, runs=claim.runs).update(**fields)
+
+
+def _replay(row: IdempotencyKey, tool: str, context: ToolContext) -> ToolOutcome:
+    # json.loads keeps the stored key order, so the REST layer rebuilds the same bytes.
+    return ToolOutcome(
+        tool=tool,
+        body=json.loads(row.response_body),
+        meta=json.loads(row.response_meta),
+        http_status=row.http_status,
+        correlation_id=context.correlation_id,
+        replayed=True,
+    )
+
+
+def _reused(scope: dict) -> ToolError:
+    return ToolError(
+        "IDEMPOTENCY_KEY_REUSED",
+        f"This idempotency_key was already used for a '{scope['tool']}' call with different arguments. "
+        "Use a new key (a new UUID) for a new action; reuse a key only to retry the identical call.",
+        field=KEY_FIELD,
+        expected="a key not used before for other arguments",
+        example="5e0c2a94-7b1d-4c3e-9f8a-6d2b1c0e4f37",
+    )
+
+
+def _in_progress(scope: dict) -> ToolError:
+    return ToolError(
+        "IDEMPOTENCY_IN_PROGRESS",
+        f"A '{scope['tool']}' call with this idempotency_key is still running. Wait a few seconds and "
+        "retry with the SAME key and arguments to get its result; do not use a new key.",
+        field=KEY_FIELD,
+        details={"retry_after_seconds": 2},
+    )
+
+
+def purge_expired_keys(*, now=None) -> int:
+    """Delete keys past their expiry (except one whose run is still holding a fresh lock)."""
+    now = now or timezone.now()
+    stale_lock = now - timedelta(seconds=settings.IDEMPOTENCY_LOCK_TIMEOUT_SECONDS)
+    deleted, _ = (
+        IdempotencyKey.objects.filter(expires_at__lte=now)
+        .exclude(status=IdempotencyStatus.IN_PROGRESS, locked_at__gt=stale_lock)
+        .delete()
+    )
+    return deleted

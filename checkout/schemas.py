@@ -1,0 +1,316 @@
+"""Input and output models of the commerce tools: the JSON schemas the model and REST see.
+
+`idempotency_key` and `confirmation_token` are optional in the schemas on purpose: a call
+without them must reach the checkout code and get IDEMPOTENCY_KEY_REQUIRED or
+CONFIRMATION_REQUIRED (which say what to do), not a generic "field required".
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+from uuid import UUID
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+
+from giftgenius.schemas import StepId, ToolOutput, WorkflowId
+
+# ISO 3166-1 alpha-2: every officially assigned code (249).
+COUNTRY_CODES = (
+    "AD", "AE", "AF", "AG", "AI", "AL", "AM", "AO", "AQ", "AR", "AS", "AT", "AU", "AW", "AX", "AZ",
+    "BA", "BB", "BD", "BE", "BF", "BG", "BH", "BI", "BJ", "BL", "BM", "BN", "BO", "BQ", "BR", "BS",
+    "BT", "BV", "BW", "BY", "BZ", "CA", "CC", "CD", "CF", "CG", "CH", "CI", "CK", "CL", "CM", "CN",
+    "CO", "CR", "CU", "CV", "CW", "CX", "CY", "CZ", "DE", "DJ", "DK", "DM", "DO", "DZ", "EC", "EE",
+    "EG", "EH", "ER", "ES", "ET", "FI", "FJ", "FK", "FM", "FO", "FR", "GA", "GB", "GD", "GE", "GF",
+    "GG", "GH", "GI", "GL", "GM", "GN", "GP", "GQ", "GR", "GS", "GT", "GU", "GW", "GY", "HK", "HM",
+    "HN", "HR", "HT", "HU", "ID", "IE", "IL", "IM", "IN", "IO", "IQ", "IR", "IS", "IT", "JE", "JM",
+    "JO", "JP", "KE", "KG", "KH", "KI", "KM", "KN", "KP", "KR", "KW", "KY", "KZ", "LA", "LB", "LC",
+    "LI", "LK", "LR", "LS", "LT", "LU", "LV", "LY", "MA", "MC", "MD", "ME", "MF", "MG", "MH", "MK",
+    "ML", "MM", "MN", "MO", "MP", "MQ", "MR", "MS", "MT", "MU", "MV", "MW", "MX", "MY", "MZ", "NA",
+    "NC", "NE", "NF", "NG", "NI", "NL", "NO", "NP", "NR", "NU", "NZ", "OM", "PA", "PE", "PF", "PG",
+    "PH", "PK", "PL", "PM", "PN", "PR", "PS", "PT", "PW", "PY", "QA", "RE", "RO", "RS", "RU", "RW",
+    "SA", "SB", "SC", "SD", "SE", "SG", "SH", "SI", "SJ", "SK", "SL", "SM", "SN", "SO", "SR", "SS",
+    "ST", "SV", "SX", "SY", "SZ", "TC", "TD", "TF", "TG", "TH", "TJ", "TK", "TL", "TM", "TN", "TO",
+    "TR", "TT", "TV", "TW", "TZ", "UA", "UG", "UM", "US", "UY", "UZ", "VA", "VC", "VE", "VG", "VI",
+    "VN", "VU", "WF", "WS", "YE", "YT", "ZA", "ZM", "ZW",
+)  # fmt: skip
+
+ORDER_STATUSES = ("draft", "processing", "payment_pending", "completed", "failed", "cancelled")
+OrderStatusName = Literal[ORDER_STATUSES]  # type: ignore[valid-type]
+EXAMPLE_WORKFLOW = "3f2b8c1e-6d4a-4f7b-9c2e-1a5d7e9f0b34"
+EXAMPLE_ORDER = "9b1d5c7e-2f4a-4e8b-a6c3-0d2e4f6a8b10"
+EXAMPLE_KEY = "5e0c2a94-7b1d-4c3e-9f8a-6d2b1c0e4f37"
+
+
+# Free text that is stored: printable only (PostgreSQL refuses NUL in text and jsonb).
+PRINTABLE = r"^[^\x00-\x1f\x7f]+$"
+
+
+def _upper(value: Any) -> Any:
+    return value.strip().upper() if isinstance(value, str) else value
+
+
+CountryCode = Annotated[
+    Literal[COUNTRY_CODES],  # type: ignore[valid-type]
+    BeforeValidator(_upper),
+    Field(description="ISO 3166-1 alpha-2 country code, e.g. 'US', 'PL', 'DE'.", examples=["US"]),
+]
+
+IdempotencyKeyField = Field(
+    default=None,
+    min_length=8,
+    max_length=200,
+    pattern=r"^[A-Za-z0-9_-]+$",
+    description=(
+        "Required. A fresh UUID for each user action; send the SAME value again when retrying "
+        "that action (a retry then returns the first result instead of acting twice)."
+    ),
+    examples=[EXAMPLE_KEY],
+)
+
+
+class CheckoutInput(BaseModel):
+    """Unknown fields are refused; surrounding spaces are trimmed."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+# --- get_payment_methods ----------------------------------------------------------------------
+
+
+class GetPaymentMethodsInput(CheckoutInput):
+    model_config = ConfigDict(
+        extra="forbid",
+        str_strip_whitespace=True,
+        json_schema_extra={"examples": [{"workflow_id": EXAMPLE_WORKFLOW}]},
+    )
+    workflow_id: UUID = WorkflowId
+
+
+class PaymentMethodOut(BaseModel):
+    id: str = Field(description="Pass this as payment_method_id to prepare_order.")
+    label: str = Field(description="What the person sees, e.g. 'Visa •••• 4242'.")
+    brand: str
+    last4: str
+    description: str
+
+
+class GetPaymentMethodsOutput(ToolOutput):
+    workflow_id: UUID
+    current_step: StepId
+    payment_methods: list[PaymentMethodOut]
+    selected_payment_method_id: str | None = None
+
+
+# --- prepare_order ----------------------------------------------------------------------------
+
+
+class Shipping(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+    name: str = Field(
+        min_length=1,
+        max_length=100,
+        pattern=PRINTABLE,
+        description="Recipient's full name.",
+        examples=["Ada Lovelace"],
+    )
+    line1: str = Field(
+        min_length=1,
+        max_length=200,
+        pattern=PRINTABLE,
+        description="Street and number.",
+        examples=["12 Market Street"],
+    )
+    city: str = Field(min_length=1, max_length=100, pattern=PRINTABLE, examples=["Springfield"])
+    postal_code: str = Field(
+        min_length=2, max_length=16, pattern=r"^[A-Za-z0-9 -]+$", examples=["62701"]
+    )
+    country: CountryCode
+
+
+class PrepareOrderInput(CheckoutInput):
+    model_config = ConfigDict(
+        extra="forbid",
+        str_strip_whitespace=True,
+        json_schema_extra={
+            "examples": [
+                {
+                    "workflow_id": EXAMPLE_WORKFLOW,
+                    "payment_method_id": "pm_card_visa",
+                    "shipping": {
+                        "name": "Ada Lovelace",
+                        "line1": "12 Market Street",
+                        "city": "Springfield",
+                        "postal_code": "62701",
+                        "country": "US",
+                    },
+                    "idempotency_key": EXAMPLE_KEY,
+                }
+            ]
+        },
+    )
+    workflow_id: UUID = WorkflowId
+    payment_method_id: str = Field(
+        min_length=1,
+        max_length=64,
+        description="An id from get_payment_methods.",
+        examples=["pm_card_visa"],
+    )
+    shipping: Shipping = Field(description="Where the gift is delivered.")
+    idempotency_key: str | None = IdempotencyKeyField
+
+
+class OrderGift(BaseModel):
+    product_id: int
+    sku: str
+    name: str
+    unit_price: str = Field(description="Decimal amount as a string, e.g. '24.99'.")
+    quantity: int
+
+
+class PaymentMethodRef(BaseModel):
+    id: str
+    label: str
+
+
+class PrepareOrderOutput(ToolOutput):
+    workflow_id: UUID
+    current_step: StepId
+    order_id: UUID
+    status: Literal["draft"]
+    gift: OrderGift
+    amount: str = Field(description="Total to pay, decimal as a string.")
+    currency: str
+    shipping: Shipping
+    payment_method: PaymentMethodRef
+    expires_at: datetime = Field(description="The stock is held until then; confirm before it.")
+    next_step: str
+
+
+# --- commit_order -----------------------------------------------------------------------------
+
+
+class CommitOrderInput(CheckoutInput):
+    model_config = ConfigDict(
+        extra="forbid",
+        str_strip_whitespace=True,
+        json_schema_extra={
+            "examples": [
+                {
+                    "workflow_id": EXAMPLE_WORKFLOW,
+                    "order_id": EXAMPLE_ORDER,
+                    "confirmation_token": "issued-to-the-widget-only",
+                    "idempotency_key": EXAMPLE_KEY,
+                }
+            ]
+        },
+    )
+    workflow_id: UUID = WorkflowId
+    order_id: UUID = Field(description="The order_id returned by prepare_order.")
+    confirmation_token: str | None = Field(
+        default=None,
+        max_length=200,
+        description=(
+            "Set by the widget when the person presses 'Confirm purchase'. The model never has it "
+            "and must not invent one."
+        ),
+    )
+    idempotency_key: str | None = IdempotencyKeyField
+
+
+class CommitOrderOutput(ToolOutput):
+    workflow_id: UUID
+    current_step: StepId
+    order_id: UUID
+    status: Literal["completed", "payment_pending", "processing"]
+    amount: str
+    currency: str
+    message: str = Field(description="What to tell the person.")
+
+
+# --- cancel_order -----------------------------------------------------------------------------
+
+
+class CancelOrderInput(CheckoutInput):
+    model_config = ConfigDict(
+        extra="forbid",
+        str_strip_whitespace=True,
+        json_schema_extra={
+            "examples": [
+                {
+                    "order_id": EXAMPLE_ORDER,
+                    "reason": "The person changed their mind.",
+                    "idempotency_key": EXAMPLE_KEY,
+                }
+            ]
+        },
+    )
+    order_id: UUID = Field(description="The order to cancel.")
+    reason: str = Field(
+        min_length=3, max_length=300, pattern=PRINTABLE, description="Why, in the person's words."
+    )
+    idempotency_key: str | None = IdempotencyKeyField
+
+
+class CancelOrderOutput(ToolOutput):
+    order_id: UUID
+    status: OrderStatusName
+    already_cancelled: bool = Field(description="True when nothing had to be done.")
+    refunded_amount: str = Field(
+        description="Money returned to the card by this order's cancellation."
+    )
+    currency: str
+    message: str
+
+
+# --- get_order --------------------------------------------------------------------------------
+
+
+class GetOrderInput(CheckoutInput):
+    model_config = ConfigDict(
+        extra="forbid",
+        str_strip_whitespace=True,
+        json_schema_extra={"examples": [{"order_id": EXAMPLE_ORDER}]},
+    )
+    order_id: UUID = Field(description="An order_id from prepare_order.")
+
+
+class PaymentOut(BaseModel):
+    provider_charge_id: str | None
+    amount: str
+    currency: str
+    status: Literal["pending", "succeeded", "failed", "unknown", "refunded"]
+    refunded_amount: str
+    attempt: int
+    error_code: str | None = None
+
+
+class SagaStepOut(BaseModel):
+    step: str
+    status: str
+    attempt: int
+    error_code: str | None = None
+    started_at: datetime
+    finished_at: datetime | None = None
+
+
+class OrderFailure(BaseModel):
+    code: str
+    message: str
+    retryable: bool
+
+
+class GetOrderOutput(ToolOutput):
+    order_id: UUID
+    workflow_id: UUID | None
+    status: OrderStatusName
+    amount: str
+    currency: str
+    gift: OrderGift | None
+    shipping: dict
+    payment_method: PaymentMethodRef
+    created_at: datetime
+    expires_at: datetime | None = Field(description="Until when a draft's stock is held.")
+    failure: OrderFailure | None = None
+    payments: list[PaymentOut]
+    saga: list[SagaStepOut] = Field(description="The checkout steps in order, with outcomes.")

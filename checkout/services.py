@@ -1,0 +1,249 @@
+"""Writes behind the commerce tools: prepare, commit and cancel an order, release a draft.
+
+Each function checks what the person may do with the order now and turns every refusal into
+a catalog error that says what to do next; the saga and the compensations do the work.
+"""
+
+from __future__ import annotations
+
+import hmac
+import uuid
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
+
+from checkout import compensation, saga, selectors
+from checkout.models import Order, OrderStatus
+from checkout.payments.methods import all_payment_methods, payment_method
+from giftgenius.errors import ToolError
+from giftgenius.models import WorkflowContext
+
+IN_FLIGHT = (OrderStatus.PROCESSING, OrderStatus.PAYMENT_PENDING)
+
+
+@dataclass(frozen=True)
+class PreparedOrder:
+    order: Order
+    workflow: WorkflowContext
+    confirmation_token: str
+
+
+@dataclass(frozen=True)
+class CommittedOrder:
+    order: Order
+    workflow: WorkflowContext
+
+
+def prepare_order(
+    *, workflow: WorkflowContext, payment_method_id: str, shipping: dict, correlation_id: str
+) -> PreparedOrder:
+    """A draft order for the selected gift with its stock held (releasing any earlier draft)."""
+    if payment_method(payment_method_id) is None:
+        ids = [method.id for method in all_payment_methods()]
+        raise ToolError(
+            "PAYMENT_METHOD_UNKNOWN",
+            f"'{payment_method_id}' is not one of this person's payment methods. Use an id from "
+            "get_payment_methods.",
+            field="payment_method_id",
+            expected="an id returned by get_payment_methods",
+            allowed_values=ids,
+            example=ids[0],
+        )
+    product = workflow.selected_product
+    if product is None or not product.active:
+        raise ToolError(
+            "PRODUCT_UNAVAILABLE",
+            "The selected gift is no longer available. Choose another gift with select_gift.",
+            next_actions=["select_gift", "suggest_gifts"],
+        )
+    busy = Order.objects.filter(workflow=workflow, status__in=IN_FLIGHT).first()
+    if busy is not None:
+        raise ToolError(
+            "ORDER_IN_PROGRESS",
+            f"Order {busy.pk} of this workflow is being paid for (status {busy.status}). Wait for it: "
+            "call get_order until it is completed or failed, before preparing another order.",
+            details={"order_id": str(busy.pk), "order_status": busy.status},
+            next_actions=["get_order"],
+        )
+    result = saga.prepare_order(
+        workflow=workflow,
+        product=product,
+        payment_method_id=payment_method_id,
+        shipping=shipping,
+        correlation_id=correlation_id,
+    )
+    if isinstance(result, saga.SagaOutcome):
+        raise ToolError(
+            "OUT_OF_STOCK",
+            f"'{product.name}' has just sold out, so no order was made. Offer the person another gift.",
+            details={"product_id": product.pk, "order_id": str(result.order.pk)},
+            next_actions=["select_gift with another suggested product_id", "suggest_gifts"],
+        )
+    workflow.refresh_from_db()
+    return PreparedOrder(result.order, workflow, result.confirmation_token)
+
+
+def commit_order(
+    *,
+    workflow: WorkflowContext,
+    owner: AbstractBaseUser,
+    order_id: uuid.UUID,
+    confirmation_token: str | None,
+    correlation_id: str,
+) -> CommittedOrder:
+    """Run the payment saga for an order the person confirmed in the widget."""
+    order = selectors.order_for(owner=owner, order_id=order_id)
+    if order.workflow_id != workflow.pk:
+        raise ToolError(
+            "NOT_FOUND",
+            f"Order {order_id} does not belong to workflow {workflow.pk}.",
+            field="order_id",
+            expected="the order_id prepare_order returned for this workflow",
+        )
+    _check_token(order, confirmation_token)
+    if order.status not in IN_FLIGHT:
+        _check_committable(order, workflow, correlation_id)
+        outcome = saga.run_checkout(order=order, correlation_id=correlation_id)
+        if outcome.error_code:
+            raise _checkout_failure(outcome.error_code, outcome.order)
+        order = outcome.order
+        if order.status not in (*IN_FLIGHT, OrderStatus.COMPLETED):
+            # Another call moved the order first (expired or cancelled meanwhile): say why.
+            _check_committable(order, workflow, correlation_id)
+            raise _not_committable(order, "it changed while being confirmed")
+    workflow.refresh_from_db()
+    return CommittedOrder(order, workflow)
+
+
+def _check_token(order: Order, token: str | None) -> None:
+    if not token or not hmac.compare_digest(
+        saga.token_digest(token), order.confirmation_token_digest
+    ):
+        raise ToolError(
+            "CONFIRMATION_REQUIRED",
+            'Only the person can confirm a purchase: they must press "Confirm purchase" in the widget, '
+            "which sends the confirmation token. Show them the order summary and ask them to confirm "
+            "there; never invent a token.",
+            field="confirmation_token",
+            details={"order_id": str(order.pk)},
+        )
+
+
+def _check_committable(order: Order, workflow: WorkflowContext, correlation_id: str) -> None:
+    """Raise the error that explains why this order cannot be confirmed now (if it cannot)."""
+    expired_draft = (
+        order.status == OrderStatus.DRAFT
+        and order.expires_at
+        and order.expires_at <= timezone.now()
+    )
+    if expired_draft:
+        compensation.expire_draft(order_id=order.pk, correlation_id=correlation_id)
+    if expired_draft or order.failure_code == "ORDER_EXPIRED":
+        raise ToolError(
+            "ORDER_EXPIRED",
+            "The stock hold of this order expired before the purchase was confirmed, so the order was "
+            "cancelled. Call prepare_order again to make a new draft (and get a new confirmation).",
+            details={"order_id": str(order.pk)},
+            next_actions=["prepare_order"],
+        )
+    if order.status == OrderStatus.CANCELLED:
+        raise _not_committable(
+            order, f"it was cancelled ({order.failure_message or 'no reason given'})"
+        )
+    if order.confirmation_used_at is not None:
+        raise ToolError(
+            "CONFIRMATION_REQUIRED",
+            f"This confirmation was already used: the order is {order.status}. Call get_order to see it. "
+            'A new purchase needs prepare_order and the person pressing "Confirm purchase" again.',
+            field="confirmation_token",
+            details={"order_id": str(order.pk), "order_status": order.status},
+            next_actions=["get_order", "prepare_order"],
+        )
+    if order.status == OrderStatus.FAILED:
+        if workflow.draft_order_id not in (None, order.pk):
+            raise _not_committable(
+                order, f"a newer draft order {workflow.draft_order_id} replaced it"
+            )
+        line = order.lines.first()
+        if line is None or workflow.selected_product_id != line.product_id:
+            raise _not_committable(order, "the person selected a different gift since")
+
+
+def _not_committable(order: Order, why: str) -> ToolError:
+    return ToolError(
+        "ORDER_NOT_COMMITTABLE",
+        f"Order {order.pk} cannot be confirmed: {why}. Call prepare_order to make a new draft.",
+        details={"order_id": str(order.pk), "order_status": order.status},
+        next_actions=["prepare_order", "get_order"],
+    )
+
+
+def _checkout_failure(code: str, order: Order) -> ToolError:
+    details = {
+        "order_id": str(order.pk),
+        "order_status": order.status,
+        "current_step": "gift_selected",
+    }
+    if code in saga.DECLINE_CODES:
+        reason = "for insufficient funds" if code == "INSUFFICIENT_FUNDS" else "by the bank"
+        return ToolError(
+            code,
+            f"The card was declined {reason}. Nothing was charged; the order was cancelled and its stock "
+            "released. Ask the person to choose another payment method (then prepare_order again), "
+            "pick a cheaper gift, or stop.",
+            details=details,
+            next_actions=[
+                "prepare_order with another payment_method_id",
+                "select_gift (a cheaper gift)",
+                "stop",
+            ],
+        )
+    if code == "OUT_OF_STOCK":
+        return ToolError(
+            code,
+            "The gift sold out before the payment could be retried. Nothing was charged. Offer another gift.",
+            details=details,
+            next_actions=["select_gift with another suggested product_id", "suggest_gifts"],
+        )
+    what = "did not answer in time" if code == "PAYMENT_TIMEOUT" else "is unavailable"
+    return ToolError(
+        code,
+        f"The payment service {what}; it confirmed nothing was charged, and the order was rolled back. "
+        "Retrying commit_order with exactly the same arguments (same idempotency_key) tries the payment "
+        "again; or ask the person to choose another payment method.",
+        details=details,
+        next_actions=[
+            "commit_order (same arguments)",
+            "prepare_order with another payment_method_id",
+        ],
+    )
+
+
+def cancel_order(
+    *, owner: AbstractBaseUser, order_id: uuid.UUID, reason: str, correlation_id: str
+) -> compensation.RollbackOutcome:
+    """The person cancels: refund if charged → release the stock → cancel. Twice is a no-op."""
+    order = selectors.order_for(owner=owner, order_id=order_id)
+    result = compensation.cancel(
+        order=order, reason=reason, actor="the person", correlation_id=correlation_id
+    )
+    if result.outcome == compensation.REFUSED:
+        raise ToolError(
+            result.code or "ORDER_NOT_CANCELLABLE",
+            result.detail,
+            details={
+                "order_id": str(order.pk),
+                "order_status": result.order.status if result.order else None,
+            },
+            next_actions=["get_order"],
+        )
+    return result
+
+
+def release_draft_order(
+    *, order_id: uuid.UUID, reason: str = "The person went back from checkout."
+) -> None:
+    """Cancel the draft and give its stock back; nothing happens if it is not a draft any more.
+    The caller (navigate_back) updates the workflow itself."""
+    compensation.release_draft_order(order_id=order_id, reason=reason)

@@ -1,0 +1,198 @@
+"""Background sweeps: one pass expires stale drafts, recovers stuck sagas, reconciles pending
+payments and purges expired idempotency keys.
+
+Safe on several machines at once: each order is claimed with a short lease, chosen with
+`select_for_update(skip_locked=True)` in a short transaction (on PostgreSQL; SQLite serialises
+writers anyway). The lease is taken, the transaction ends, and only then is the provider called:
+no lock is ever held across a provider call. Every action on a claimed order is itself a
+compare-and-swap or idempotent, so even a lease that ran out cannot do harm.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.utils import timezone
+
+from checkout import compensation, saga
+from checkout.idempotency import purge_expired_keys
+from checkout.models import Order, OrderStatus, Payment, PaymentStatus, SagaStep
+from checkout.payments.provider import ProviderError
+from giftgenius.models import WorkflowContext
+from giftgenius.observability import get_logger
+
+LOGGER = "giftgenius.checkout.sweeps"
+
+LEASE = timedelta(minutes=2)
+BATCH = 100
+DEFAULT_OLDER_THAN_SECONDS = 120.0
+
+
+@dataclass
+class SweepReport:
+    expired: int = 0  # drafts whose hold lapsed, cancelled and their stock released
+    abandoned: int = 0  # drafts a crashed prepare_order left behind, cancelled
+    recovered: int = 0  # stuck sagas completed or compensated
+    reconciled: int = 0  # undecided payments settled with the provider
+    purged: int = 0  # expired idempotency keys deleted
+    errors: int = 0  # orders that could not be handled this pass (left for the next one)
+
+    def summary(self) -> str:
+        return (
+            f"sweep: expired={self.expired} abandoned={self.abandoned} recovered={self.recovered} "
+            f"reconciled={self.reconciled} purged_keys={self.purged} errors={self.errors}"
+        )
+
+
+def run_sweeps(*, older_than_seconds: float = DEFAULT_OLDER_THAN_SECONDS) -> SweepReport:
+    """One pass of every sweep."""
+    cid = f"sweep-{uuid.uuid4().hex[:12]}"
+    report = SweepReport()
+    cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
+    report.expired = _each(
+        expired_drafts(),
+        lambda o: compensation.expire_draft(order_id=o.pk, correlation_id=cid),
+        report,
+    )
+    report.abandoned = _each(
+        abandoned_drafts(cutoff),
+        lambda o: compensation.release_draft_order(
+            order_id=o.pk,
+            reason="Abandoned: the order was never fully prepared.",
+            correlation_id=cid,
+        ),
+        report,
+    )
+    report.recovered = _each(
+        stuck_orders(cutoff), lambda o: recover_order(o, correlation_id=cid), report
+    )
+    report.reconciled = _each(
+        undecided_payments(), lambda o: reconcile_order(o, correlation_id=cid), report
+    )
+    report.purged = purge_expired_keys()
+    get_logger(LOGGER).info("sweep_pass", correlation_id=cid, **report.__dict__)
+    return report
+
+
+# --- what each sweep looks for -------------------------------------------------------------------
+
+
+def expired_drafts() -> QuerySet[Order]:
+    return Order.objects.filter(status=OrderStatus.DRAFT, expires_at__lte=timezone.now())
+
+
+def _active_since(cutoff) -> Exists:
+    return Exists(
+        SagaStep.objects.filter(order=OuterRef("pk")).filter(
+            Q(started_at__gt=cutoff) | Q(finished_at__gt=cutoff)
+        )
+    )
+
+
+def abandoned_drafts(cutoff) -> QuerySet[Order]:
+    """Drafts no workflow points at: prepare_order died before holding the stock."""
+    return (
+        Order.objects.filter(status=OrderStatus.DRAFT)
+        .exclude(_active_since(cutoff))
+        .exclude(Exists(WorkflowContext.objects.filter(draft_order=OuterRef("pk"))))
+    )
+
+
+def stuck_orders(cutoff) -> QuerySet[Order]:
+    """Sagas and compensations a dead process left half-way, quiet since `cutoff`."""
+    payments = Payment.objects.filter(order=OuterRef("pk"))
+    refund_started = SagaStep.objects.filter(order=OuterRef("pk"), step="refund", status="started")
+    return Order.objects.filter(
+        Q(status=OrderStatus.PROCESSING)
+        # a cancellation that refunded (or began to) but did not close the order
+        | Q(status=OrderStatus.COMPLETED)
+        & (Exists(payments.filter(status=PaymentStatus.REFUNDED)) | Exists(refund_started))
+        # a closed order that still holds captured money
+        | Q(status__in=[OrderStatus.FAILED, OrderStatus.CANCELLED])
+        & Exists(payments.filter(status=PaymentStatus.SUCCEEDED))
+    ).exclude(_active_since(cutoff))
+
+
+def undecided_payments() -> QuerySet[Order]:
+    """Orders (not mid-saga) with a charge whose outcome the provider has not settled for us."""
+    return Order.objects.exclude(status=OrderStatus.PROCESSING).filter(
+        Exists(
+            Payment.objects.filter(
+                order=OuterRef("pk"), status__in=[PaymentStatus.PENDING, PaymentStatus.UNKNOWN]
+            )
+        )
+    )
+
+
+# --- acting on one order ----------------------------------------------------------------------------
+
+
+def recover_order(order: Order, *, correlation_id: str) -> None:
+    if order.status == OrderStatus.PROCESSING:
+        saga.recover_processing(order=order, correlation_id=correlation_id)
+        return
+    saga.close_interrupted_steps(order, correlation_id=correlation_id)
+    if order.status == OrderStatus.COMPLETED:
+        # The person (or staff) was cancelling; finish it: refund → release → cancel.
+        compensation.compensate(
+            order_id=order.pk,
+            failure_code="",
+            failure_message="Cancelled; the interrupted cancellation was finished by recovery.",
+            final_status=OrderStatus.CANCELLED,
+            expected_statuses=(OrderStatus.COMPLETED,),
+            correlation_id=correlation_id,
+        )
+    else:
+        compensation.refund_payments(order=order, correlation_id=correlation_id)
+
+
+def reconcile_order(order: Order, *, correlation_id: str) -> None:
+    undecided = order.payments.filter(status__in=[PaymentStatus.PENDING, PaymentStatus.UNKNOWN])
+    for payment in undecided.order_by("attempt"):
+        saga.reconcile_payment(
+            order=Order.objects.get(pk=order.pk), payment=payment, correlation_id=correlation_id
+        )
+
+
+# --- claiming -------------------------------------------------------------------------------------
+
+
+def _claim(queryset: QuerySet[Order]) -> list[uuid.UUID]:
+    now = timezone.now()
+    with transaction.atomic():
+        ids = list(
+            queryset.filter(Q(sweep_claimed_until__isnull=True) | Q(sweep_claimed_until__lt=now))
+            .order_by("created_at")
+            .select_for_update(skip_locked=True, of=("self",))
+            .values_list("pk", flat=True)[:BATCH]
+        )
+        if ids:
+            Order.objects.filter(pk__in=ids).update(sweep_claimed_until=now + LEASE)
+    return ids
+
+
+def _each(queryset: QuerySet[Order], action: Callable[[Order], object], report: SweepReport) -> int:
+    """Claim a batch, act on each order (outside the claim's transaction), release the lease."""
+    done = 0
+    for order_id in _claim(queryset):
+        try:
+            order = Order.objects.get(pk=order_id)
+            if queryset.filter(
+                pk=order_id
+            ).exists():  # still needs it (another pass may have acted)
+                action(order)
+                done += 1
+        except (ProviderError, compensation.RefundFailed):
+            report.errors += 1  # the provider is unreachable: the next pass tries again
+            get_logger(LOGGER).warning("sweep_order_deferred", order_id=str(order_id))
+        except Exception:
+            report.errors += 1
+            get_logger(LOGGER).exception("sweep_order_failed", order_id=str(order_id))
+        finally:
+            Order.objects.filter(pk=order_id).update(sweep_claimed_until=None)
+    return done

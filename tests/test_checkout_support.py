@@ -1,0 +1,162 @@
+"""Builders and checks shared by the checkout tests (this module holds no tests itself)."""
+
+from __future__ import annotations
+
+import uuid
+from decimal import Decimal
+
+from django.db.models import Sum
+
+from checkout.ledger import check_ledger
+from checkout.models import Order, OrderStatus, Reservation, ReservationStatus, SimulatedCharge
+from giftgenius import services as workflow_services
+from giftgenius.models import Product, WorkflowContext
+
+SHIPPING = {
+    "name": "Ada Lovelace",
+    "line1": "12 Market Street",
+    "city": "Springfield",
+    "postal_code": "62701",
+    "country": "US",
+}
+ALL_METHODS = (
+    "pm_card_visa",
+    "pm_card_declined",
+    "pm_card_insufficient_funds",
+    "pm_card_timeout_once",
+    "pm_card_timeout_always",
+    "pm_card_unavailable",
+    "pm_card_lost_response",
+    "pm_card_pending",
+)
+BOTH_DATABASES = ["default", "payment_ledger"]
+
+
+def new_key() -> str:
+    return str(uuid.uuid4())
+
+
+def make_product(*, sku: str = "GG-CHK-GRINDER", stock: int = 5, price: str = "30.00") -> Product:
+    return Product.objects.create(
+        sku=sku,
+        name=f"Coffee grinder {sku}",
+        description="A burr grinder for fresh coffee.",
+        category="kitchen",
+        tags=["coffee", "cooking"],
+        price=Decimal(price),
+        currency="USD",
+        stock=stock,
+    )
+
+
+def gift_selected(api, product: Product) -> str:
+    """A new workflow at gift_selected with `product` chosen (through the real tools)."""
+    started = api.call("start_gift_workflow", {})
+    assert started.status == 200, started.body
+    workflow_id = started.body["workflow_id"]
+    workflow = WorkflowContext.objects.get(pk=workflow_id)
+    workflow_services.record_search_results(workflow=workflow, product_ids=[product.pk])
+    selected = api.call("select_gift", {"workflow_id": workflow_id, "product_id": product.pk})
+    assert selected.status == 200, selected.body
+    return workflow_id
+
+
+def prepare(
+    api, workflow_id: str, method: str = "pm_card_visa", *, key: str | None = None, **overrides
+):
+    arguments = {
+        "workflow_id": workflow_id,
+        "payment_method_id": method,
+        "shipping": SHIPPING,
+        "idempotency_key": key or new_key(),
+        **overrides,
+    }
+    return api.call("prepare_order", arguments)
+
+
+def prepared(api, workflow_id: str, method: str = "pm_card_visa") -> tuple[str, str]:
+    """(order_id, confirmation_token) of a fresh draft."""
+    response = prepare(api, workflow_id, method)
+    assert response.status == 200, response.body
+    return response.body["order_id"], response.body["_meta"]["confirmation_token"]
+
+
+def commit(
+    api, workflow_id: str, order_id: str, token: str | None, *, key: str | None = None, **headers
+):
+    arguments = {
+        "workflow_id": workflow_id,
+        "order_id": order_id,
+        "idempotency_key": key or new_key(),
+    }
+    if token is not None:
+        arguments["confirmation_token"] = token
+    return api.call("commit_order", arguments, **headers)
+
+
+def assert_error(response, code: str, status: int) -> dict:
+    """The error contract (SPEC §5) holds and the code and HTTP status are the expected ones."""
+    assert response.status == status, response.body
+    assert response.body["ok"] is False
+    error = response.body["error"]
+    assert error["code"] == code, error
+    assert {"code", "error_type", "message", "retryable"} <= error.keys()
+    assert error["error_type"] in {"validation", "business", "conflict", "upstream", "platform"}
+    assert isinstance(error["retryable"], bool)
+    assert error["message"] and "Traceback" not in error["message"]
+    return error
+
+
+def charges_for(order_id) -> list[SimulatedCharge]:
+    return list(SimulatedCharge.objects.filter(order_id=str(order_id)))
+
+
+def assert_books_balance(*products: Product, initial: dict[int, int]) -> None:
+    """Stock is conserved, no hold outlives its order, and the money invariant holds."""
+    for product in products:
+        product.refresh_from_db()
+        assert product.stock >= 0
+        held = (
+            Reservation.objects.filter(
+                product=product, status__in=[ReservationStatus.HELD, ReservationStatus.CONFIRMED]
+            ).aggregate(n=Sum("quantity"))["n"]
+            or 0
+        )
+        assert product.stock + held == initial[product.pk], (
+            product.stock,
+            held,
+            initial[product.pk],
+        )
+    orphans = Reservation.objects.filter(status=ReservationStatus.HELD).exclude(
+        order__status__in=[OrderStatus.DRAFT, OrderStatus.PROCESSING, OrderStatus.PAYMENT_PENDING]
+    )
+    assert not orphans.exists(), list(orphans.values("order__status", "status"))
+    confirmed_not_sold = Reservation.objects.filter(status=ReservationStatus.CONFIRMED).exclude(
+        order__status=OrderStatus.COMPLETED
+    )
+    assert not confirmed_not_sold.exists()
+    report = check_ledger()
+    assert report.broken == [], [(row.order_id, row.status, row.problems) for row in report.broken]
+    assert report.orphan_charges == []
+
+
+def order_of(order_id) -> Order:
+    return Order.objects.get(pk=order_id)
+
+
+class SimulatedCrash(SystemExit):
+    """The process dies: a BaseException, so no `except Exception` (and no compensation) runs."""
+
+
+class CrashPlan:
+    """Stands in for checkout.saga.checkpoint: records every point reached and dies at number
+    `crash_at` (0-based), right after that step's progress was committed."""
+
+    def __init__(self, crash_at: int | None = None) -> None:
+        self.crash_at = crash_at
+        self.points: list[tuple[str, str]] = []
+
+    def __call__(self, order_id, step, status) -> None:
+        self.points.append((str(step), str(status)))
+        if self.crash_at is not None and len(self.points) - 1 == self.crash_at:
+            raise SimulatedCrash(f"died after {step} {status}")

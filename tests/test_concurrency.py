@@ -1,0 +1,204 @@
+"""Real concurrency on PostgreSQL: threads, each with its own connection, against committed data."""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connections
+from django.utils import timezone
+
+from checkout import saga
+from checkout.idempotency import arguments_fingerprint
+from checkout.models import (
+    IdempotencyKey,
+    IdempotencyStatus,
+    Order,
+    OrderStatus,
+    Payment,
+    Reservation,
+    ReservationStatus,
+    SagaStep,
+    SimulatedRefund,
+)
+from checkout.schemas import PrepareOrderInput
+from checkout.sweeps import run_sweeps
+from giftgenius.models import Product
+from giftgenius.principals import issue_api_token, principal_label
+from tests.conftest import ToolClient
+from tests.test_checkout_support import (
+    BOTH_DATABASES,
+    SHIPPING,
+    CrashPlan,
+    SimulatedCrash,
+    assert_books_balance,
+    charges_for,
+    commit,
+    gift_selected,
+    make_product,
+    new_key,
+    prepare,
+    prepared,
+)
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True, databases=BOTH_DATABASES),
+]
+
+
+def in_threads(count: int, work) -> list:
+    """Run work(i) in `count` threads released at the same instant; each closes its connections."""
+    barrier = threading.Barrier(count)
+    results: list = [None] * count
+
+    def worker(i: int) -> None:
+        try:
+            barrier.wait(timeout=30)
+            results[i] = work(i)
+        except BaseException as exc:
+            results[i] = exc
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not any(thread.is_alive() for thread in threads)
+    assert not any(isinstance(result, BaseException) for result in results), results
+    return results
+
+
+def test_twenty_simultaneous_commits_with_one_key_charge_once(user, api):
+    product = make_product(stock=5)
+    workflow_id = gift_selected(api, product)
+    order_id, token = prepared(api, workflow_id)
+    key = new_key()
+    bearer = issue_api_token(user=user)
+
+    results = in_threads(
+        20, lambda i: commit(ToolClient(bearer), workflow_id, order_id, token, key=key)
+    )
+
+    codes = Counter(r.status for r in results)
+    assert set(codes) <= {200, 409}, codes
+    successes = [r for r in results if r.status == 200]
+    assert successes, codes
+    assert len({r.raw for r in successes}) == 1  # the first answer, and replays of it byte for byte
+    assert successes[0].body["status"] == "completed"
+    for waiting in (r for r in results if r.status == 409):
+        assert waiting.body["error"]["code"] == "IDEMPOTENCY_IN_PROGRESS"
+        assert waiting.body["error"]["retryable"] is True
+    assert Order.objects.get(pk=order_id).status == OrderStatus.COMPLETED
+    assert Payment.objects.filter(order_id=order_id).count() == 1
+    assert len(charges_for(order_id)) == 1
+    assert (
+        SagaStep.objects.filter(order_id=order_id, step="charge_card", status="started").count()
+        == 0
+    )
+    assert_books_balance(product, initial={product.pk: 5})
+
+
+def test_ten_buyers_for_the_last_three_units(demo_catalog):
+    product = Product.objects.get(sku="GG-TEST-LAST3")
+    assert product.stock == 3
+    buyers = []
+    for n in range(10):
+        buyer = get_user_model().objects.create_user(username=f"buyer{n}", password="pw-buyer-123")
+        bearer = issue_api_token(user=buyer)
+        buyers.append((bearer, gift_selected(ToolClient(bearer), product)))
+
+    results = in_threads(10, lambda i: prepare(ToolClient(buyers[i][0]), buyers[i][1]))
+
+    codes = Counter(r.status for r in results)
+    assert codes == {200: 3, 409: 7}, codes
+    assert all(r.body["error"]["code"] == "OUT_OF_STOCK" for r in results if r.status == 409)
+    product.refresh_from_db()
+    assert product.stock == 0
+    assert Reservation.objects.filter(product=product, status=ReservationStatus.HELD).count() == 3
+    assert Order.objects.filter(status=OrderStatus.DRAFT).count() == 3
+    assert_books_balance(product, initial={product.pk: 3})
+
+
+def test_only_one_of_many_callers_takes_over_a_stale_lock(user, api, settings):
+    product = make_product(stock=5)
+    workflow_id = gift_selected(api, product)
+    key = new_key()
+    arguments = {
+        "workflow_id": workflow_id,
+        "payment_method_id": "pm_card_visa",
+        "shipping": SHIPPING,
+        "idempotency_key": key,
+    }
+    stale = timezone.now() - timedelta(seconds=settings.IDEMPOTENCY_LOCK_TIMEOUT_SECONDS + 5)
+    IdempotencyKey.objects.create(
+        principal=principal_label(user),
+        tool="prepare_order",
+        key=key,
+        fingerprint=arguments_fingerprint(PrepareOrderInput.model_validate(arguments)),
+        status=IdempotencyStatus.IN_PROGRESS,
+        locked_at=stale,
+        expires_at=timezone.now() + timedelta(hours=1),
+    )
+    bearer = issue_api_token(user=user)
+
+    results = in_threads(10, lambda i: ToolClient(bearer).call("prepare_order", arguments))
+
+    assert {r.status for r in results} <= {200, 409}
+    assert Order.objects.count() == 1  # exactly one taker ran the tool
+    assert len({r.raw for r in results if r.status == 200}) == 1
+    row = IdempotencyKey.objects.get(key=key)
+    assert row.status == IdempotencyStatus.COMPLETED and row.runs == 2
+    assert_books_balance(product, initial={product.pk: 5})
+
+
+def test_simultaneous_cancellations_refund_once(user, api):
+    product = make_product(stock=5)
+    workflow_id = gift_selected(api, product)
+    order_id, token = prepared(api, workflow_id)
+    assert commit(api, workflow_id, order_id, token).status == 200
+    bearer = issue_api_token(user=user)
+
+    results = in_threads(
+        5,
+        lambda i: ToolClient(bearer).call(
+            "cancel_order",
+            {"order_id": order_id, "reason": "Changed my mind", "idempotency_key": new_key()},
+        ),
+    )
+
+    assert [r.status for r in results] == [200] * 5, [r.body for r in results]
+    assert all(r.body["status"] == "cancelled" for r in results)
+    assert SimulatedRefund.objects.count() == 1
+    assert_books_balance(product, initial={product.pk: 5})
+
+
+def test_sweepers_on_several_machines_recover_each_order_once(api, monkeypatch):
+    products, order_ids = [], []
+    for n in range(6):
+        product = make_product(sku=f"GG-CHK-SWEEP-{n}", stock=5)
+        products.append(product)
+        workflow_id = gift_selected(api, product)
+        order_id, token = prepared(api, workflow_id)
+        order_ids.append(order_id)
+        # Die with the money captured but not yet recorded (the 2nd point of a commit).
+        with monkeypatch.context() as patch:
+            patch.setattr(saga, "checkpoint", CrashPlan(crash_at=1))
+            with pytest.raises(SimulatedCrash):
+                commit(api, workflow_id, order_id, token)
+    assert Order.objects.filter(status=OrderStatus.PROCESSING).count() == 6
+
+    reports = in_threads(4, lambda i: run_sweeps(older_than_seconds=0))
+
+    assert sum(report.recovered for report in reports) == 6
+    assert sum(report.errors for report in reports) == 0
+    for order_id in order_ids:
+        assert Order.objects.get(pk=order_id).status == OrderStatus.COMPLETED
+        assert SagaStep.objects.filter(order_id=order_id, step="complete").count() == 1
+        assert len(charges_for(order_id)) == 1
+    assert_books_balance(*products, initial={p.pk: 5 for p in products})

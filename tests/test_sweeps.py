@@ -1,0 +1,204 @@
+"""The background sweeps: expiry, abandoned drafts, stuck sagas, reconciliation, key purge, command."""
+
+from __future__ import annotations
+
+import io
+from datetime import timedelta
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from checkout.models import (
+    IdempotencyKey,
+    Order,
+    OrderStatus,
+    Payment,
+    PaymentStatus,
+    Reservation,
+    ReservationStatus,
+    SagaStep,
+)
+from checkout.payments import simulator
+from checkout.sweeps import run_sweeps
+from giftgenius.models import WorkflowContext
+from tests.test_checkout_support import (
+    BOTH_DATABASES,
+    assert_books_balance,
+    charges_for,
+    commit,
+    gift_selected,
+    make_product,
+    order_of,
+    prepared,
+)
+
+pytestmark = pytest.mark.django_db(databases=BOTH_DATABASES)
+
+
+def test_expired_drafts_are_cancelled_and_their_stock_released(api):
+    product = make_product(stock=5)
+    workflow_id = gift_selected(api, product)
+    order_id, _ = prepared(api, workflow_id)
+    fresh_workflow = gift_selected(api, product)
+    fresh_id, _ = prepared(api, fresh_workflow)
+    Order.objects.filter(pk=order_id).update(expires_at=timezone.now() - timedelta(seconds=1))
+
+    report = run_sweeps()
+
+    assert report.expired == 1
+    order = order_of(order_id)
+    assert order.status == OrderStatus.CANCELLED and order.failure_code == "ORDER_EXPIRED"
+    assert Reservation.objects.get(order_id=order_id).status == ReservationStatus.EXPIRED
+    workflow = WorkflowContext.objects.get(pk=workflow_id)
+    assert workflow.current_step == "gift_selected" and workflow.draft_order_id is None
+    assert order_of(fresh_id).status == OrderStatus.DRAFT  # not expired: untouched
+    assert_books_balance(product, initial={product.pk: 5})
+    assert run_sweeps().expired == 0
+
+
+def test_pending_payments_wait_until_the_provider_settles(api, settings):
+    settings.SIMULATOR_PENDING_SETTLE_SECONDS = 3600
+    product = make_product(stock=5)
+    workflow_id = gift_selected(api, product)
+    order_id, token = prepared(api, workflow_id, "pm_card_pending")
+    assert commit(api, workflow_id, order_id, token).body["status"] == "payment_pending"
+
+    assert run_sweeps(older_than_seconds=0).reconciled == 1
+    assert order_of(order_id).status == OrderStatus.PAYMENT_PENDING  # still pending: left alone
+    assert Reservation.objects.get(order_id=order_id).status == ReservationStatus.HELD
+    assert not SagaStep.objects.filter(order_id=order_id, step="reconcile").exists()
+
+    settings.SIMULATOR_PENDING_SETTLE_SECONDS = 0
+    from checkout.models import SimulatedCharge
+
+    SimulatedCharge.objects.filter(order_id=order_id).update(settles_at=timezone.now())
+    run_sweeps(older_than_seconds=0)
+    assert order_of(order_id).status == OrderStatus.COMPLETED
+    assert Payment.objects.get(order_id=order_id).status == PaymentStatus.SUCCEEDED
+    assert WorkflowContext.objects.get(pk=workflow_id).current_step == "completed"
+    assert_books_balance(product, initial={product.pk: 5})
+
+
+def test_an_unknown_outcome_is_not_guessed_and_reconciliation_completes_it(api):
+    """The charge went through, the answer was lost and the provider then went away: the
+    person is told "processing", never "failed"; reconciliation completes it later."""
+    product = make_product(stock=5)
+    workflow_id = gift_selected(api, product)
+    order_id, token = prepared(api, workflow_id, "pm_card_lost_response")
+    with simulator.outage(after_calls=1):
+        response = commit(api, workflow_id, order_id, token)
+        assert response.status == 200 and response.body["status"] == "payment_pending"
+        assert Payment.objects.get(order_id=order_id).status == PaymentStatus.UNKNOWN
+        assert run_sweeps(older_than_seconds=0).errors == 0  # provider still away: nothing decided
+        assert order_of(order_id).status == OrderStatus.PAYMENT_PENDING
+    assert [c.status for c in charges_for(order_id)] == ["succeeded"]
+
+    run_sweeps(older_than_seconds=0)
+
+    assert order_of(order_id).status == OrderStatus.COMPLETED
+    assert Payment.objects.get(order_id=order_id).status == PaymentStatus.SUCCEEDED
+    assert_books_balance(product, initial={product.pk: 5})
+
+
+def test_an_unknown_outcome_that_never_charged_is_compensated(api):
+    product = make_product(stock=5)
+    workflow_id = gift_selected(api, product)
+    order_id, token = prepared(api, workflow_id, "pm_card_timeout_always")
+    # Times out, and the look-up that follows cannot reach the provider: unknown.
+    with simulator.outage(after_calls=3):
+        assert commit(api, workflow_id, order_id, token).body["status"] == "payment_pending"
+
+    run_sweeps(older_than_seconds=0)
+
+    order = order_of(order_id)
+    assert order.status == OrderStatus.FAILED and order.failure_code == "PAYMENT_TIMEOUT"
+    assert WorkflowContext.objects.get(pk=workflow_id).current_step == "gift_selected"
+    assert charges_for(order_id) == []
+    assert_books_balance(product, initial={product.pk: 5})
+
+
+def test_a_stuck_saga_is_left_alone_until_it_is_older_than_the_threshold(api):
+    product = make_product(stock=5)
+    workflow_id = gift_selected(api, product)
+    order_id, _ = prepared(api, workflow_id)
+    Order.objects.filter(pk=order_id).update(status=OrderStatus.PROCESSING)  # as if mid-saga
+
+    assert run_sweeps(older_than_seconds=3600).recovered == 0
+    assert order_of(order_id).status == OrderStatus.PROCESSING
+
+    assert run_sweeps(older_than_seconds=0).recovered == 1
+    order = order_of(order_id)
+    # It died before any charge was recorded: nothing can have been taken, so it is compensated.
+    assert order.status == OrderStatus.FAILED and order.failure_code == "INTERNAL_ERROR"
+    assert_books_balance(product, initial={product.pk: 5})
+
+
+def test_a_draft_a_dead_prepare_left_behind_is_cleaned_up(api):
+    product = make_product(stock=5)
+    workflow_id = gift_selected(api, product)
+    order_id, _ = prepared(api, workflow_id)
+    WorkflowContext.objects.filter(pk=workflow_id).update(draft_order=None)  # never pointed at it
+
+    report = run_sweeps(older_than_seconds=0)
+
+    assert report.abandoned == 1
+    assert order_of(order_id).status == OrderStatus.CANCELLED
+    assert_books_balance(product, initial={product.pk: 5})
+
+
+def test_a_claimed_order_is_skipped_by_another_sweeper(api):
+    product = make_product(stock=5)
+    workflow_id = gift_selected(api, product)
+    order_id, _ = prepared(api, workflow_id)
+    Order.objects.filter(pk=order_id).update(
+        expires_at=timezone.now() - timedelta(seconds=1),
+        sweep_claimed_until=timezone.now() + timedelta(minutes=1),
+    )
+    assert run_sweeps().expired == 0
+    assert order_of(order_id).status == OrderStatus.DRAFT
+    Order.objects.filter(pk=order_id).update(
+        sweep_claimed_until=timezone.now() - timedelta(seconds=1)
+    )
+    assert run_sweeps().expired == 1  # the lease ran out: the next sweeper takes it
+    assert order_of(order_id).sweep_claimed_until is None
+
+
+def test_expired_idempotency_keys_are_purged(api):
+    workflow_id = gift_selected(api, make_product())
+    prepared(api, workflow_id)
+    IdempotencyKey.objects.update(expires_at=timezone.now() - timedelta(seconds=1))
+    assert run_sweeps().purged == 1
+    assert not IdempotencyKey.objects.exists()
+
+
+def test_run_sweeps_command_prints_one_summary_line_per_pass(api, monkeypatch):
+    product = make_product(stock=5)
+    workflow_id = gift_selected(api, product)
+    order_id, _ = prepared(api, workflow_id)
+    Order.objects.filter(pk=order_id).update(expires_at=timezone.now() - timedelta(seconds=1))
+    out = io.StringIO()
+    call_command("run_sweeps", "--older-than", "0", stdout=out)
+    assert out.getvalue().splitlines() == [
+        "sweep: expired=1 abandoned=0 recovered=0 reconciled=0 purged_keys=0 errors=0"
+    ]
+
+    import checkout.management.commands.run_sweeps as command
+
+    class Stop(Exception):
+        pass
+
+    sleeps = []
+
+    def sleep(seconds):
+        sleeps.append(seconds)
+        if len(sleeps) == 2:
+            raise Stop
+
+    monkeypatch.setattr(command.time, "sleep", sleep)
+    # Inside the test's transaction it would close the test's own connection.
+    monkeypatch.setattr(command, "close_old_connections", lambda: None)
+    out = io.StringIO()
+    with pytest.raises(Stop):
+        call_command("run_sweeps", "--loop", "5", stdout=out)
+    assert len(out.getvalue().splitlines()) == 2 and sleeps == [5.0, 5.0]
