@@ -13,7 +13,7 @@ from uuid import UUID
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from giftgenius.schemas import StepId, ToolOutput, WorkflowId
+from giftgenius.schemas import PRINTABLE, StepId, ToolOutput, WorkflowId
 
 # ISO 3166-1 alpha-2: every officially assigned code (249).
 COUNTRY_CODES = (
@@ -40,10 +40,6 @@ OrderStatusName = Literal[ORDER_STATUSES]  # type: ignore[valid-type]
 EXAMPLE_WORKFLOW = "3f2b8c1e-6d4a-4f7b-9c2e-1a5d7e9f0b34"
 EXAMPLE_ORDER = "9b1d5c7e-2f4a-4e8b-a6c3-0d2e4f6a8b10"
 EXAMPLE_KEY = "5e0c2a94-7b1d-4c3e-9f8a-6d2b1c0e4f37"
-
-
-# Free text that is stored: printable only (PostgreSQL refuses NUL in text and jsonb).
-PRINTABLE = r"^[^\x00-\x1f\x7f]+$"
 
 
 def _upper(value: Any) -> Any:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Literal
+from typing import Annotated, Literal
 from uuid import UUID
 
 from django.conf import settings
@@ -27,6 +27,8 @@ Relationship = Literal[RELATIONSHIPS]  # type: ignore[valid-type]
 Currency = Literal[tuple(settings.SUPPORTED_CURRENCIES)]  # type: ignore[valid-type]
 StepId = Literal[STEPS]  # type: ignore[valid-type]
 Money = Decimal
+# Free text that is stored or searched: printable only (PostgreSQL refuses NUL in text and jsonb).
+PRINTABLE = r"^[^\x00-\x1f\x7f]+$"
 
 
 class ToolInput(BaseModel):
@@ -54,7 +56,9 @@ class WorkflowState(ToolOutput):
     current_step: StepId
     visited_steps: list[StepId]
     allowed_tools: list[str] = Field(description="Tools that may be called at the current step.")
-    brief: dict = Field(default_factory=dict, description="The gift brief recorded by suggest_gifts.")
+    brief: dict = Field(
+        default_factory=dict, description="The gift brief recorded by suggest_gifts."
+    )
     suggested_product_ids: list[int] = Field(default_factory=list)
     selected_product_id: int | None = None
     draft_order_id: UUID | None = None
@@ -88,7 +92,9 @@ class Gift(Product):
 
 
 class Suggestion(BaseModel):
-    change: Literal["raise_budget_max", "lower_budget_min", "drop_interest", "use_interests", "drop_age"]
+    change: Literal[
+        "raise_budget_max", "lower_budget_min", "drop_interest", "use_interests", "drop_age"
+    ]
     field: str
     value: str | int | list[str] | None
     matches: int = Field(description="How many gifts this change would find.")
@@ -115,11 +121,17 @@ class SuggestGiftsInput(ToolInput):
     )
     workflow_id: UUID = WorkflowId
     relationship: Relationship = Field(description="Who the gift is for.")
-    interests: list[str] = Field(
-        min_length=1, max_length=10, description="The recipient's interests, e.g. ['cooking', 'hiking']."
+    interests: list[Annotated[str, Field(max_length=40, pattern=PRINTABLE)]] = Field(
+        min_length=1,
+        max_length=10,
+        description="The recipient's interests, e.g. ['cooking', 'hiking'].",
     )
-    budget_min: Money = Field(ge=0, le=100000, decimal_places=2, description="Lowest price, e.g. 20.")
-    budget_max: Money = Field(gt=0, le=100000, decimal_places=2, description="Highest price, e.g. 60.")
+    budget_min: Money = Field(
+        ge=0, le=100000, decimal_places=2, description="Lowest price, e.g. 20."
+    )
+    budget_max: Money = Field(
+        gt=0, le=100000, decimal_places=2, description="Highest price, e.g. 60."
+    )
     currency: Currency = Field(description="ISO 4217 code of the budget.")
     age: int | None = Field(default=None, ge=0, le=120, description="The recipient's age in years.")
     limit: int = Field(default=5, ge=1, le=20, description="How many gifts to return.")
@@ -159,9 +171,18 @@ class SuggestGiftsOutput(ToolOutput):
 class SearchProductsInput(ToolInput):
     model_config = ConfigDict(
         extra="forbid",
-        json_schema_extra={"examples": [{"query": "coffee grinder", "category": "kitchen", "max_price": 80, "limit": 5}]},
+        json_schema_extra={
+            "examples": [
+                {"query": "coffee grinder", "category": "kitchen", "max_price": 80, "limit": 5}
+            ]
+        },
     )
-    query: str = Field(min_length=2, max_length=200, description="Words to look for, e.g. 'coffee grinder'.")
+    query: str = Field(
+        min_length=2,
+        max_length=200,
+        pattern=PRINTABLE,
+        description="Words to look for, e.g. 'coffee grinder'.",
+    )
     category: Category | None = Field(default=None, description="Only this catalog category.")
     max_price: Money | None = Field(default=None, gt=0, le=100000, decimal_places=2)
     limit: int = Field(default=10, ge=1, le=50)
@@ -182,10 +203,14 @@ class SearchProductsOutput(ToolOutput):
 class SelectGiftInput(ToolInput):
     model_config = ConfigDict(
         extra="forbid",
-        json_schema_extra={"examples": [{"workflow_id": "3f2b8c1e-6d4a-4f7b-9c2e-1a5d7e9f0b34", "product_id": 42}]},
+        json_schema_extra={
+            "examples": [{"workflow_id": "3f2b8c1e-6d4a-4f7b-9c2e-1a5d7e9f0b34", "product_id": 42}]
+        },
     )
     workflow_id: UUID = WorkflowId
-    product_id: int = Field(ge=1, description="A product_id from this workflow's suggestions or search results.")
+    product_id: int = Field(
+        ge=1, description="A product_id from this workflow's suggestions or search results."
+    )
 
 
 class SelectGiftOutput(ToolOutput):
@@ -197,7 +222,11 @@ class SelectGiftOutput(ToolOutput):
 class NavigateInput(ToolInput):
     model_config = ConfigDict(
         extra="forbid",
-        json_schema_extra={"examples": [{"workflow_id": "3f2b8c1e-6d4a-4f7b-9c2e-1a5d7e9f0b34", "step_id": "ideas"}]},
+        json_schema_extra={
+            "examples": [
+                {"workflow_id": "3f2b8c1e-6d4a-4f7b-9c2e-1a5d7e9f0b34", "step_id": "ideas"}
+            ]
+        },
     )
     workflow_id: UUID = WorkflowId
     step_id: StepId = Field(description="An earlier step this workflow has already visited.")

@@ -13,10 +13,14 @@ from giftgenius.models import Product, Step, WorkflowContext
 
 
 def start_workflow(*, owner: AbstractBaseUser) -> WorkflowContext:
-    return WorkflowContext.objects.create(owner=owner, current_step=Step.BRIEF, visited_steps=[Step.BRIEF])
+    return WorkflowContext.objects.create(
+        owner=owner, current_step=Step.BRIEF, visited_steps=[Step.BRIEF]
+    )
 
 
-def record_ideas(*, workflow: WorkflowContext, brief: dict, product_ids: list[int]) -> WorkflowContext:
+def record_ideas(
+    *, workflow: WorkflowContext, brief: dict, product_ids: list[int]
+) -> WorkflowContext:
     """Remember the brief and what was offered; a new brief replaces an earlier selection."""
     with transaction.atomic():
         locked = WorkflowContext.objects.select_for_update().get(pk=workflow.pk)
@@ -27,7 +31,16 @@ def record_ideas(*, workflow: WorkflowContext, brief: dict, product_ids: list[in
             locked.selected_product = None
         locked.brief = brief
         locked.last_suggestions = product_ids
-        locked.save(update_fields=["current_step", "visited_steps", "brief", "last_suggestions", "selected_product", "updated_at"])
+        locked.save(
+            update_fields=[
+                "current_step",
+                "visited_steps",
+                "brief",
+                "last_suggestions",
+                "selected_product",
+                "updated_at",
+            ]
+        )
     return locked
 
 
@@ -39,7 +52,9 @@ def record_search_results(*, workflow: WorkflowContext, product_ids: list[int]) 
             steps.move(locked, Step.IDEAS)
         offered = list(dict.fromkeys([*locked.last_suggestions, *product_ids]))
         locked.last_suggestions = offered
-        locked.save(update_fields=["current_step", "visited_steps", "last_suggestions", "updated_at"])
+        locked.save(
+            update_fields=["current_step", "visited_steps", "last_suggestions", "updated_at"]
+        )
     return locked
 
 
@@ -78,7 +93,9 @@ def select_gift(*, workflow: WorkflowContext, product_id: int) -> Selection:
             )
         steps.move(locked, Step.GIFT_SELECTED)
         locked.selected_product = product
-        locked.save(update_fields=["current_step", "visited_steps", "selected_product", "updated_at"])
+        locked.save(
+            update_fields=["current_step", "visited_steps", "selected_product", "updated_at"]
+        )
     return Selection(locked, product)
 
 
@@ -100,12 +117,16 @@ def navigate_back(*, workflow: WorkflowContext, step_id: str) -> Navigation:
             field="step_id",
             expected="an earlier, visited step",
             allowed_values=steps.back_targets(workflow) or None,
-            details={"current_step": workflow.current_step, "visited_steps": workflow.visited_steps},
+            details={
+                "current_step": workflow.current_step,
+                "visited_steps": workflow.visited_steps,
+            },
         )
     invalidated: list[str] = []
     with transaction.atomic():
         locked = WorkflowContext.objects.select_for_update().get(pk=workflow.pk)
         target_index = steps.ORDER.index(step_id)
+        _refuse_while_paying(locked)
         if locked.draft_order_id and target_index < steps.ORDER.index(Step.CHECKOUT):
             from checkout.services import release_draft_order
 
@@ -122,7 +143,28 @@ def navigate_back(*, workflow: WorkflowContext, step_id: str) -> Navigation:
             locked.last_suggestions = []
         locked.current_step = step_id
         # Steps after the target are no longer "visited": the person must pass them again.
-        locked.visited_steps = [s for s in locked.visited_steps if s in steps.ORDER[: target_index + 1]]
+        locked.visited_steps = [
+            s for s in locked.visited_steps if s in steps.ORDER[: target_index + 1]
+        ]
         locked.save()
     return Navigation(locked, invalidated)
 
+
+def _refuse_while_paying(workflow: WorkflowContext) -> None:
+    """Going back cannot undo a payment in flight: the saga must end first."""
+    from checkout.models import Order, OrderStatus
+
+    if not workflow.draft_order_id:
+        return
+    status = (
+        Order.objects.filter(pk=workflow.draft_order_id).values_list("status", flat=True).first()
+    )
+    if status in (OrderStatus.PROCESSING, OrderStatus.PAYMENT_PENDING):
+        raise ToolError(
+            "ORDER_IN_PROGRESS",
+            f"Order {workflow.draft_order_id} is being paid for ({status}); the workflow cannot go back "
+            "until it finishes. Call get_order to follow it.",
+            field="step_id",
+            details={"order_id": str(workflow.draft_order_id), "order_status": status},
+            next_actions=["get_order"],
+        )

@@ -164,6 +164,7 @@ def test_production_settings_pass_check_deploy():
         "ALLOWED_HOSTS": "giftgenius.example.com",
     }
     env.pop("DATABASE_URL", None)
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # set by the browser tests for their own process
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,

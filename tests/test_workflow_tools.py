@@ -34,7 +34,15 @@ def test_suggest_gifts_ranks_real_matches_and_records_the_brief(api):
         assert Decimal("10") <= product.price <= Decimal("60")
         assert "coffee" in product.tags or product.category == "coffee"
         assert product.age_min <= 35 <= product.age_max
-        assert {"product_id", "sku", "name", "price", "currency", "category", "in_stock"} <= gift.keys()
+        assert {
+            "product_id",
+            "sku",
+            "name",
+            "price",
+            "currency",
+            "category",
+            "in_stock",
+        } <= gift.keys()
         assert gift["in_stock"] is True
     workflow = WorkflowContext.objects.get(id=workflow_id)
     assert workflow.current_step == "ideas"
@@ -52,7 +60,9 @@ def test_suggest_gifts_never_offers_sold_out_or_discontinued_products(api):
 
 def test_empty_result_is_ok_with_a_reason_and_concrete_suggestions(api):
     workflow_id = start(api)
-    response = suggest(api, workflow_id, interests=["coffee", "sailing"], budget_min=1, budget_max=2)
+    response = suggest(
+        api, workflow_id, interests=["coffee", "sailing"], budget_min=1, budget_max=2
+    )
     assert response.status == 200
     body = response.body
     assert body["ok"] is True
@@ -63,12 +73,21 @@ def test_empty_result_is_ok_with_a_reason_and_concrete_suggestions(api):
     raise_max = changes["raise_budget_max"]
     assert raise_max["matches"] > 0
     # Following the suggestion really finds that many gifts.
-    followed = suggest(api, workflow_id, interests=["coffee"], budget_min=1, budget_max=raise_max["value"], limit=20)
+    followed = suggest(
+        api,
+        workflow_id,
+        interests=["coffee"],
+        budget_min=1,
+        budget_max=raise_max["value"],
+        limit=20,
+    )
     assert len(followed.body["gifts"]) == min(raise_max["matches"], 20)
 
 
 def test_search_products_finds_by_words_and_respects_filters(api):
-    response = api.call("search_products", {"query": "coffee", "category": "kitchen", "max_price": 50, "limit": 10})
+    response = api.call(
+        "search_products", {"query": "coffee", "category": "kitchen", "max_price": 50, "limit": 10}
+    )
     assert response.status == 200
     products = response.body["products"]
     assert products
@@ -83,7 +102,9 @@ def test_search_with_workflow_makes_results_selectable(api):
     found = api.call("search_products", {"query": "espresso cups", "workflow_id": workflow_id}).body
     last3 = next(p for p in found["products"] if p["sku"] == "GG-TEST-LAST3")
     assert found["current_step"] == "ideas"
-    selected = api.call("select_gift", {"workflow_id": workflow_id, "product_id": last3["product_id"]})
+    selected = api.call(
+        "select_gift", {"workflow_id": workflow_id, "product_id": last3["product_id"]}
+    )
     assert selected.status == 200
     assert selected.body["gift"]["sku"] == "GG-TEST-LAST3"
 
@@ -98,7 +119,11 @@ def test_select_gift_moves_to_gift_selected(api):
 def test_select_gift_refuses_a_product_that_was_not_offered(api):
     workflow_id = start(api)
     offered = suggest(api, workflow_id).body["gifts"]
-    not_offered = Product.objects.exclude(pk__in=[g["product_id"] for g in offered]).filter(active=True).first()
+    not_offered = (
+        Product.objects.exclude(pk__in=[g["product_id"] for g in offered])
+        .filter(active=True)
+        .first()
+    )
     response = api.call("select_gift", {"workflow_id": workflow_id, "product_id": not_offered.pk})
     assert response.status == 422
     assert response.error["code"] == "PRODUCT_NOT_OFFERED"
@@ -116,7 +141,9 @@ def test_select_gift_refuses_a_product_gone_since_it_was_offered(api, change, co
     workflow_id = start(api)
     gift = suggest(api, workflow_id).body["gifts"][0]
     Product.objects.filter(pk=gift["product_id"]).update(**change)
-    response = api.call("select_gift", {"workflow_id": workflow_id, "product_id": gift["product_id"]})
+    response = api.call(
+        "select_gift", {"workflow_id": workflow_id, "product_id": gift["product_id"]}
+    )
     assert response.status == status
     assert response.error["code"] == code
     assert response.error["retryable"] is False
@@ -140,7 +167,9 @@ def test_navigating_back_invalidates_later_choices(api):
 def test_navigating_to_a_step_not_visited_is_refused_with_the_allowed_targets(api):
     workflow_id = start(api)
     suggest(api, workflow_id)
-    response = api.call("user_navigated_to_step", {"workflow_id": workflow_id, "step_id": "checkout"})
+    response = api.call(
+        "user_navigated_to_step", {"workflow_id": workflow_id, "step_id": "checkout"}
+    )
     assert response.status == 409
     assert response.error["code"] == "STEP_NOT_VISITED"
     assert response.error["allowed_values"] == ["brief"]
@@ -150,7 +179,9 @@ def test_navigating_to_a_step_not_visited_is_refused_with_the_allowed_targets(ap
 def test_navigating_to_an_unknown_step_lists_the_steps(api):
     workflow_id = start(api)
     suggest(api, workflow_id)
-    response = api.call("user_navigated_to_step", {"workflow_id": workflow_id, "step_id": "payment"})
+    response = api.call(
+        "user_navigated_to_step", {"workflow_id": workflow_id, "step_id": "payment"}
+    )
     assert response.status == 422
     assert response.error["field"] == "step_id"
     assert "checkout" in response.error["allowed_values"]
@@ -195,3 +226,36 @@ def test_unknown_tool_names_the_registered_tools(api):
     assert response.status == 404
     assert response.error["code"] == "UNKNOWN_TOOL"
     assert "suggest_gifts" in response.error["allowed_values"]
+
+
+@pytest.mark.django_db(databases=["default", "payment_ledger"])
+def test_going_back_from_checkout_releases_the_draft_order(api):
+    from checkout.models import Order
+    from tests.factories import draft_order
+
+    draft = draft_order(api)
+    stock_held = Product.objects.get(pk=draft.product_id).stock
+    response = api.call(
+        "user_navigated_to_step", {"workflow_id": draft.workflow_id, "step_id": "gift_selected"}
+    )
+    assert response.status == 200, response.body
+    assert response.body["current_step"] == "gift_selected"
+    assert any(draft.order_id in item for item in response.body["invalidated"])
+    assert Order.objects.get(pk=draft.order_id).status == "cancelled"
+    assert Product.objects.get(pk=draft.product_id).stock == stock_held + 1
+
+
+@pytest.mark.django_db(databases=["default", "payment_ledger"])
+def test_going_back_is_refused_while_a_payment_is_in_flight(api):
+    from checkout.models import Order
+    from tests.factories import commit, draft_order
+
+    draft = draft_order(api, payment_method_id="pm_card_pending")
+    assert commit(api, draft).body["status"] == "payment_pending"
+    response = api.call(
+        "user_navigated_to_step", {"workflow_id": draft.workflow_id, "step_id": "ideas"}
+    )
+    assert response.status == 409
+    assert response.error["code"] == "ORDER_IN_PROGRESS"
+    assert response.error["next_actions"] == ["get_order"]
+    assert Order.objects.get(pk=draft.order_id).status == "payment_pending"

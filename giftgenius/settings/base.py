@@ -212,6 +212,7 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "loggers": {
         "giftgenius": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+        "checkout": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
         "django": {"handlers": ["console"], "level": "WARNING"},
     },
 }
