@@ -1,3 +1,13 @@
 from django.urls import path
 
-urlpatterns: list = []
+from widget import views
+
+app_name = "widget"
+
+urlpatterns = [
+    path("widget/", views.widget_page, name="page"),
+    path("widget/actions/<str:tool>", views.widget_action, name="action"),
+    path("preview/", views.preview, name="preview"),
+    path("preview/frame/", views.preview_frame, name="preview-frame"),
+    path("favicon.ico", views.favicon, name="favicon"),
+]

@@ -1,0 +1,343 @@
+/*
+ * GiftGenius QA preview: plays ChatGPT for the widget shell in the iframe.
+ *  - the host: window.openai for the frame (globals, widgetState, callTool → real /mcp JSON-RPC);
+ *  - the model: the QA panel starts a workflow and asks for suggestions through /mcp;
+ *  - the log: every tool call, what the model sees (structuredContent + content) beside what
+ *    only the widget sees (_meta).
+ * CSP-strict: no inline handlers or styles; the DOM is built with textContent.
+ */
+(function () {
+  "use strict";
+
+  var config = JSON.parse(document.getElementById("qa-config").textContent);
+  var MOUNT_KEY = "gg-preview:mount";
+  var rpcId = 0;
+  var callNo = 0;
+  var frameNo = 0;
+
+  var el = {
+    brief: document.getElementById("qa-brief"),
+    briefError: document.getElementById("qa-brief-error"),
+    start: document.getElementById("qa-start"),
+    locale: document.getElementById("qa-locale"),
+    theme: document.getElementById("qa-theme"),
+    fault: document.getElementById("qa-fault"),
+    log: document.getElementById("qa-log"),
+    stage: document.getElementById("qa-stage"),
+    placeholder: document.getElementById("qa-placeholder"),
+    state: document.getElementById("qa-widget-state"),
+  };
+
+  // ------------------------------------------------------------------ host globals
+
+  var globals = {
+    theme: config.theme,
+    locale: config.locale,
+    displayMode: "inline",
+    maxHeight: 900,
+    safeArea: { insets: { top: 0, bottom: 0, left: 0, right: 0 } },
+    userAgent: { device: { type: "desktop" }, capabilities: { hover: true, touch: false } },
+    view: { mode: "inline" },
+    toolInput: null,
+    toolOutput: null,
+    toolResponseMetadata: null,
+    widgetState: null,
+  };
+  var frame = null;
+
+  function clone(value) {
+    return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+  }
+
+  function faultPlan() {
+    return config.faultEnabled ? config.faults[el.fault.value] || "" : "";
+  }
+
+  function persistMount() {
+    try {
+      window.sessionStorage.setItem(MOUNT_KEY, JSON.stringify({
+        toolInput: globals.toolInput,
+        toolOutput: globals.toolOutput,
+        toolResponseMetadata: globals.toolResponseMetadata,
+        widgetState: globals.widgetState,
+        instance: frameNo,
+      }));
+    } catch (e) {
+      /* storage full or blocked: the preview still works, only reload-restore is lost */
+    }
+  }
+
+  function showWidgetState() {
+    el.state.textContent = globals.widgetState ? JSON.stringify(globals.widgetState, null, 2) : "(empty)";
+  }
+
+  function setGlobals(partial) {
+    Object.keys(partial).forEach(function (k) { globals[k] = partial[k]; });
+    if (frame && frame.contentWindow) {
+      var win = frame.contentWindow;
+      try {
+        var detail = { globals: clone(partial) };
+        win.dispatchEvent(new win.CustomEvent("openai:set_globals", { detail: detail }));
+      } catch (e) {
+        /* the frame is navigating; it reads the new globals when it loads */
+      }
+    }
+  }
+
+  function uuid() {
+    return window.crypto.randomUUID();
+  }
+
+  // ------------------------------------------------------------------ /mcp (JSON-RPC, stateless)
+
+  function callMcp(name, args, caller) {
+    var correlationId = "qa-" + uuid();
+    var meta = { "openai/locale": globals.locale, "giftgenius/correlationId": correlationId };
+    var fault = faultPlan();
+    if (fault) meta["giftgenius/fault"] = fault;
+    var request = {
+      jsonrpc: "2.0",
+      id: ++rpcId,
+      method: "tools/call",
+      params: { name: name, arguments: args, _meta: meta },
+    };
+    return window.fetch(config.mcpUrl, {
+      method: "POST",
+      credentials: "omit", // the bearer token is the only credential, as for ChatGPT
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+        Authorization: "Bearer " + config.token,
+        "MCP-Protocol-Version": "2025-06-18",
+      },
+      body: JSON.stringify(request),
+    })
+      .then(function (response) { return response.json(); })
+      .then(function (answer) {
+        if (answer.error || !answer.result) {
+          logEntry(name, args, caller, null, answer.error || { message: "no result" }, meta);
+          throw new Error("MCP error");
+        }
+        logEntry(name, args, caller, answer.result, null, meta);
+        return answer.result;
+      });
+  }
+
+  // ------------------------------------------------------------------ the log
+
+  function pre(value) {
+    var node = document.createElement("pre");
+    node.className = "qa-pre";
+    node.tabIndex = 0; // a scrollable region must be reachable by keyboard
+    node.textContent = typeof value === "string" ? value : JSON.stringify(value, null, 2);
+    return node;
+  }
+
+  function column(title, value) {
+    var box = document.createElement("div");
+    box.className = "qa-col";
+    var h = document.createElement("h4");
+    h.textContent = title;
+    box.appendChild(h);
+    box.appendChild(pre(value));
+    return box;
+  }
+
+  function logEntry(name, args, caller, result, rpcError, requestMeta) {
+    callNo += 1;
+    var item = document.createElement("li");
+    item.className = "qa-entry";
+    item.setAttribute("data-testid", "qa-log-entry");
+    item.setAttribute("data-tool", name);
+    item.setAttribute("data-caller", caller);
+    var failed = !!rpcError || !!(result && result.isError);
+    item.setAttribute("data-is-error", failed ? "true" : "false");
+    var head = document.createElement("p");
+    head.className = "qa-entry__head";
+    var code = result && result.structuredContent && result.structuredContent.error
+      ? " — " + result.structuredContent.error.code : "";
+    head.textContent = "#" + callNo + " " + name + " · called by the " + caller +
+      (failed ? " · isError" + code : " · ok") + (requestMeta["giftgenius/fault"] ? " · fault " + requestMeta["giftgenius/fault"] : "");
+    item.appendChild(head);
+    var details = document.createElement("details");
+    var summary = document.createElement("summary");
+    summary.textContent = "arguments and request _meta";
+    details.appendChild(summary);
+    details.appendChild(pre({ arguments: args, _meta: requestMeta }));
+    item.appendChild(details);
+    var cols = document.createElement("div");
+    cols.className = "qa-cols";
+    if (rpcError) {
+      cols.appendChild(column("JSON-RPC error", rpcError));
+    } else {
+      cols.appendChild(column("Model sees: structuredContent + content", {
+        structuredContent: result.structuredContent,
+        content: result.content,
+        isError: !!result.isError,
+      }));
+      var meta = clone(result._meta || {});
+      var html = meta.html;
+      if (typeof html === "string") meta.html = "(" + html.length + " characters of HTML, below)";
+      var widgetCol = column("Widget only: _meta", meta);
+      if (typeof html === "string") {
+        var more = document.createElement("details");
+        var s = document.createElement("summary");
+        s.textContent = "_meta.html";
+        more.appendChild(s);
+        more.appendChild(pre(html));
+        widgetCol.appendChild(more);
+      }
+      cols.appendChild(widgetCol);
+    }
+    item.appendChild(cols);
+    el.log.insertBefore(item, el.log.firstChild);
+  }
+
+  function logNote(text) {
+    var item = document.createElement("li");
+    item.className = "qa-entry qa-entry--note";
+    item.setAttribute("data-testid", "qa-log-note");
+    item.textContent = text;
+    el.log.insertBefore(item, el.log.firstChild);
+  }
+
+  // ------------------------------------------------------------------ window.openai for the frame
+
+  function connect(frameWindow) {
+    var api = {
+      callTool: function (name, args) {
+        return callMcp(name, clone(args || {}), "widget").then(function (result) {
+          return clone(result);
+        });
+      },
+      setWidgetState: function (state) {
+        globals.widgetState = clone(state);
+        persistMount();
+        showWidgetState();
+        return Promise.resolve();
+      },
+      sendFollowUpMessage: function (message) {
+        logNote("The widget sent a follow-up message to the model: " + ((message && message.prompt) || ""));
+        return Promise.resolve();
+      },
+      requestDisplayMode: function (request) {
+        return Promise.resolve({ mode: (request && request.mode) || "inline" });
+      },
+      notifyIntrinsicHeight: function () {},
+      openExternal: function () {},
+      requestClose: function () {},
+    };
+    ["theme", "locale", "displayMode", "maxHeight", "safeArea", "userAgent", "view",
+      "toolInput", "toolOutput", "toolResponseMetadata", "widgetState"].forEach(function (name) {
+      Object.defineProperty(api, name, {
+        enumerable: true,
+        get: function () { return clone(globals[name]); },
+      });
+    });
+    frameWindow.addEventListener("load", function () { fitFrame(frameWindow); });
+    return api;
+  }
+
+  // connect: used by host-emulator.js in the frame. setGlobals/snapshot: for QA in the console
+  // (and the browser tests), e.g. to replay a host update the way ChatGPT sends it.
+  window.GiftGeniusPreviewHost = {
+    connect: connect,
+    setGlobals: setGlobals,
+    snapshot: function () { return clone(globals); },
+  };
+
+  // ------------------------------------------------------------------ the frame
+
+  var resizeObserver = null;
+
+  function fitFrame(frameWindow) {
+    if (!frame || frame.contentWindow !== frameWindow) return;
+    var body = frameWindow.document.body;
+    // CSSOM (allowed under style-src 'self'), not a style attribute.
+    var apply = function () { frame.style.height = Math.max(240, body.scrollHeight + 8) + "px"; };
+    apply();
+    if (resizeObserver) resizeObserver.disconnect();
+    resizeObserver = new ResizeObserver(apply);
+    resizeObserver.observe(frameWindow.document.body);
+  }
+
+  function mount(toolInput, result, widgetState) {
+    globals.toolInput = clone(toolInput);
+    globals.toolOutput = result ? clone(result.structuredContent) : null;
+    globals.toolResponseMetadata = result ? clone(result._meta || {}) : null;
+    globals.widgetState = widgetState || null; // a new tool result is a new widget instance
+    frameNo += 1;
+    persistMount();
+    showWidgetState();
+    var next = document.createElement("iframe");
+    next.className = "qa-frame";
+    next.title = "GiftGenius widget";
+    next.setAttribute("data-testid", "qa-frame");
+    next.setAttribute("sandbox", "allow-scripts allow-same-origin allow-forms");
+    next.src = config.frameUrl + "?instance=" + frameNo;
+    if (frame) frame.remove();
+    if (el.placeholder) el.placeholder.hidden = true;
+    el.stage.appendChild(next);
+    frame = next;
+  }
+
+  // ------------------------------------------------------------------ the QA panel (the "model")
+
+  function readBrief() {
+    el.briefError.textContent = "";
+    try {
+      var brief = JSON.parse(el.brief.value);
+      if (!brief || typeof brief !== "object" || Array.isArray(brief)) throw new Error("not an object");
+      return brief;
+    } catch (e) {
+      el.briefError.textContent = "The brief is not a JSON object: " + e.message;
+      return null;
+    }
+  }
+
+  function start() {
+    var brief = readBrief();
+    if (!brief) return;
+    el.start.disabled = true;
+    callMcp("start_gift_workflow", {}, "model")
+      .then(function (started) {
+        var workflow = started.structuredContent && started.structuredContent.workflow_id;
+        if (started.isError || !workflow) {
+          mount({}, started);
+          return null;
+        }
+        var args = Object.assign({}, brief, { workflow_id: workflow });
+        return callMcp("suggest_gifts", args, "model").then(function (result) { mount(args, result); });
+      })
+      .catch(function () { logNote("The call failed before the tool ran (see the entry above)."); })
+      .then(function () { el.start.disabled = false; });
+  }
+
+  function applyPanelTheme(theme) {
+    document.documentElement.setAttribute("data-theme", theme);
+  }
+
+  el.start.addEventListener("click", start);
+  el.locale.addEventListener("change", function () { setGlobals({ locale: el.locale.value }); });
+  el.theme.addEventListener("change", function () {
+    applyPanelTheme(el.theme.value);
+    setGlobals({ theme: el.theme.value });
+  });
+  el.fault.addEventListener("change", function () {
+    logNote("Fault for this preview session: " + (faultPlan() || "none"));
+  });
+
+  // A reload of the preview keeps the widget where it was (ChatGPT persists widget state too).
+  try {
+    var saved = JSON.parse(window.sessionStorage.getItem(MOUNT_KEY) || "null");
+    if (saved && saved.toolOutput) {
+      frameNo = saved.instance || 0;
+      frameNo -= 1;
+      mount(saved.toolInput, { structuredContent: saved.toolOutput, _meta: saved.toolResponseMetadata }, saved.widgetState);
+    }
+  } catch (e) {
+    /* nothing to restore */
+  }
+  showWidgetState();
+  document.documentElement.setAttribute("data-qa-ready", "true");
+})();

@@ -1,0 +1,118 @@
+"""Each payment failure shows its own localized banner with the right next action, and never
+charges twice; the money invariant holds after every scenario."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import translation
+from playwright.sync_api import Page, expect
+
+from checkout.ledger import check_ledger
+from checkout.models import Order
+from checkout.payments.provider import get_provider
+from checkout.sweeps import run_sweeps
+from giftgenius.errors import ERROR_CATALOG
+from tests.browser.conftest import BROWSER_DB, screenshot, widget_frame
+from tests.browser.flows import go_to_summary, mcp_calls, start_in_preview
+
+pytestmark = [pytest.mark.browser, BROWSER_DB]
+
+FAILURES = [
+    ("pm_card_declined", "CARD_DECLINED"),
+    ("pm_card_insufficient_funds", "INSUFFICIENT_FUNDS"),
+    ("pm_card_timeout_always", "PAYMENT_TIMEOUT"),
+    ("pm_card_unavailable", "PAYMENT_PROVIDER_ERROR"),
+]
+LOCALES = {"en": "en", "pl": "pl"}
+
+
+def expected(text_of, locale: str) -> str:
+    with translation.override(locale):
+        return str(text_of)
+
+
+def captured_for(order_id: str) -> list:
+    return [
+        c for c in get_provider().charges_for_order(order_id=order_id) if c.status == "succeeded"
+    ]
+
+
+@pytest.mark.parametrize("locale", list(LOCALES))
+@pytest.mark.parametrize(("card", "code"), FAILURES)
+def test_payment_failure_banner_and_its_way_out(
+    staff_page: Page, card: str, code: str, locale: str
+):
+    page = staff_page
+    calls = mcp_calls(page)
+    start_in_preview(page, f"?locale={locale}")
+    go_to_summary(page, payment_method=card)
+    widget = widget_frame(page)
+    widget.get_by_test_id("confirm-purchase").click()
+
+    banner = widget.get_by_test_id("error-banner")
+    expect(banner).to_have_attribute("data-error-code", code)
+    expect(banner).to_contain_text(expected(ERROR_CATALOG[code].banner, locale))
+    assert code not in banner.inner_text()
+    screenshot(page, f"preview-banner-{code.lower()}-{locale}")
+    change = widget.get_by_test_id("change-payment")
+    expect(change).to_have_text(
+        expected(translation.gettext_lazy("Choose another payment method"), locale)
+    )
+    retry = widget.get_by_test_id("retry")
+    failed_order = next(c for c in calls if c["name"] == "commit_order")["arguments"]["order_id"]
+
+    if ERROR_CATALOG[code].retryable:
+        expect(retry).to_have_text(expected(translation.gettext_lazy("Try again"), locale))
+        retry.click()  # the same card fails again; the retry carries the same key
+        expect(widget.get_by_test_id("error-banner")).to_have_attribute("data-error-code", code)
+        commits = [c for c in calls if c["name"] == "commit_order"]
+        assert len(commits) == 2 and commits[0]["arguments"] == commits[1]["arguments"]
+    else:
+        expect(retry).to_have_count(0)  # retrying a decline cannot help: change the card instead
+    assert captured_for(failed_order) == []  # nothing was charged for the failed order
+
+    widget.get_by_test_id("change-payment").click()
+    widget.get_by_test_id("payment-method").select_option("pm_card_visa")
+    widget.get_by_test_id("prepare-order").click()
+    widget.get_by_test_id("confirm-purchase").click()
+    expect(widget.get_by_test_id("order-status")).to_have_attribute("data-status", "completed")
+
+    paid = Order.objects.get(status="completed")
+    assert len(captured_for(str(paid.pk))) == 1
+    report = check_ledger()
+    assert report.ok, report
+
+
+def test_a_timeout_on_the_first_attempt_is_retried_by_the_server_and_charges_once(staff_page: Page):
+    page = staff_page
+    calls = mcp_calls(page)
+    start_in_preview(page)
+    go_to_summary(page, payment_method="pm_card_timeout_once")
+    widget = widget_frame(page)
+    widget.get_by_test_id("confirm-purchase").click()
+    expect(widget.get_by_test_id("order-status")).to_have_attribute("data-status", "completed")
+    commits = [c for c in calls if c["name"] == "commit_order"]
+    assert len(commits) == 1  # the widget never retried: the server's one retry layer did
+    order_id = commits[0]["arguments"]["order_id"]
+    assert len(captured_for(order_id)) == 1
+    assert check_ledger().ok
+
+
+def test_a_pending_payment_is_a_status_with_check_again_not_a_spinner(staff_page: Page):
+    page = staff_page
+    start_in_preview(page)
+    go_to_summary(page, payment_method="pm_card_pending")
+    widget = widget_frame(page)
+    widget.get_by_test_id("confirm-purchase").click()
+    status = widget.get_by_test_id("order-status")
+    expect(status).to_have_attribute("data-status", "payment_pending")
+    check = widget.get_by_test_id("check-again")
+    expect(check).to_be_visible()
+    check.click()  # nothing has settled yet: still pending, and still a status with an action
+    expect(widget.get_by_test_id("order-status")).to_have_attribute(
+        "data-status", "payment_pending"
+    )
+    run_sweeps(older_than_seconds=0)  # the background reconciliation asks the provider
+    widget.get_by_test_id("check-again").click()
+    expect(widget.get_by_test_id("order-status")).to_have_attribute("data-status", "completed")
+    assert check_ledger().ok

@@ -1,0 +1,227 @@
+"""The QA preview end to end: the panel plays the model, the widget runs as it would in ChatGPT."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import Page, Route, expect
+
+from checkout.models import Order, Payment
+from giftgenius.models import WorkflowContext
+from tests.browser.conftest import BROWSER_DB, screenshot, widget_frame
+from tests.browser.flows import go_to_summary, mcp_calls, start_in_preview
+
+pytestmark = [pytest.mark.browser, BROWSER_DB]
+
+
+def test_the_whole_flow_from_brief_to_completed(staff_page: Page):
+    page = staff_page
+    calls = mcp_calls(page)
+    start_in_preview(page)
+    widget = widget_frame(page)
+    cards = widget.get_by_test_id("gift-card")
+    assert cards.count() >= 2
+    screenshot(page, "preview-suggestions-light")
+
+    first_name = cards.nth(0).locator("h3").inner_text()
+    widget.get_by_test_id("select-gift").nth(0).click()
+    expect(widget.get_by_test_id("go-to-checkout")).to_be_visible()
+    expect(widget.locator("[data-gg-state=selected] .gg-card__name")).to_have_text(first_name)
+
+    widget.get_by_test_id("back").click()  # Back → user_navigated_to_step(ideas)
+    expect(widget.get_by_test_id("gift-card").nth(1)).to_be_visible()
+    second_name = widget.get_by_test_id("gift-card").nth(1).locator("h3").inner_text()
+    widget.get_by_test_id("select-gift").nth(1).click()
+    expect(widget.locator("[data-gg-state=selected] .gg-card__name")).to_have_text(second_name)
+
+    widget.get_by_test_id("go-to-checkout").click()
+    widget.get_by_test_id("payment-method").select_option("pm_card_visa")
+    widget.get_by_test_id("prepare-order").click()
+    confirm = widget.get_by_test_id("confirm-purchase")
+    expect(confirm).to_be_visible()
+    expect(widget.get_by_test_id("order-summary")).to_contain_text(second_name)
+    # The confirmation token is in the button's data attribute, never in the visible text.
+    token = json.loads(confirm.get_attribute("data-gg-args"))["confirmation_token"]
+    assert token and token not in widget.locator("body").inner_text()
+
+    confirm.click()
+    status = widget.get_by_test_id("order-status")
+    expect(status).to_have_attribute("data-status", "completed")
+    screenshot(page, "preview-completed-light")
+
+    workflow = WorkflowContext.objects.get(owner__username="demo")
+    assert workflow.current_step == "completed"
+    order = Order.objects.get(workflow=workflow, status="completed")
+    assert order.lines.get().name == second_name
+    assert Payment.objects.filter(order=order).count() == 1
+
+    tools = [c["name"] for c in calls]
+    assert tools == [
+        "start_gift_workflow", "suggest_gifts", "select_gift", "user_navigated_to_step", "select_gift",
+        "get_payment_methods", "prepare_order", "commit_order",
+    ]  # fmt: skip
+    keys = [
+        c["arguments"].get("idempotency_key")
+        for c in calls
+        if c["name"] in {"prepare_order", "commit_order"}
+    ]
+    assert all(keys) and len(set(keys)) == 2  # one fresh key per new action
+    assert all(c["_meta"]["openai/locale"] == "en-US" for c in calls)
+
+    # The log shows each call, with what the model sees beside the widget-only _meta.
+    log = page.get_by_test_id("qa-log")
+    expect(log.get_by_test_id("qa-log-entry")).to_have_count(len(calls))
+    prepare_entry = log.locator('[data-tool="prepare_order"]')
+    model_side, widget_side = prepare_entry.locator(".qa-col").all()
+    assert token not in model_side.inner_text()
+    assert "confirmation_token" in widget_side.inner_text()
+
+
+def test_dark_theme_and_polish_from_the_url(staff_page: Page):
+    page = staff_page
+    start_in_preview(page, "?locale=pl&theme=dark")
+    widget = widget_frame(page)
+    expect(widget.locator("html")).to_have_attribute("data-theme", "dark")
+    expect(widget.get_by_test_id("select-gift").first).to_have_text("Wybierz")
+    screenshot(page, "preview-suggestions-dark-pl")
+    go_to_summary(page)
+    widget.get_by_test_id("confirm-purchase").click()
+    expect(widget.get_by_test_id("order-status")).to_have_attribute("data-status", "completed")
+    expect(widget.get_by_test_id("order-status")).to_contain_text("Dziękujemy")
+    screenshot(page, "preview-completed-dark-pl")
+
+
+def test_the_theme_follows_the_host_without_a_reload(staff_page: Page):
+    page = staff_page
+    start_in_preview(page)
+    widget = widget_frame(page)
+    page.get_by_test_id("qa-theme").select_option("dark")
+    expect(widget.locator("html")).to_have_attribute("data-theme", "dark")
+    page.get_by_test_id("qa-theme").select_option("light")
+    expect(widget.locator("html")).to_have_attribute("data-theme", "light")
+
+
+def test_a_host_repeating_its_globals_does_not_undo_the_persons_steps(staff_page: Page):
+    page = staff_page
+    start_in_preview(page)
+    widget = widget_frame(page)
+    widget.get_by_test_id("select-gift").first.click()
+    expect(widget.get_by_test_id("go-to-checkout")).to_be_visible()
+    # ChatGPT may send openai:set_globals again with the original tool result; listeners run
+    # synchronously inside dispatchEvent, so the widget has reacted when evaluate returns.
+    page.evaluate(
+        """() => {
+            const now = GiftGeniusPreviewHost.snapshot();
+            GiftGeniusPreviewHost.setGlobals({toolOutput: now.toolOutput, toolResponseMetadata: now.toolResponseMetadata});
+        }"""
+    )
+    expect(widget.get_by_test_id("go-to-checkout")).to_have_count(1)
+    expect(widget.get_by_test_id("gift-card")).to_have_count(1)
+
+
+def test_catalog_fault_then_try_again_after_clearing_it(staff_page: Page):
+    page = staff_page
+    calls = mcp_calls(page)
+    page.goto("/preview/?fault=catalog_503")
+    page.get_by_test_id("qa-start").click()
+    widget = widget_frame(page)
+    banner = widget.get_by_test_id("error-banner")
+    expect(banner).to_have_attribute("data-error-code", "UPSTREAM_UNAVAILABLE")
+    expect(banner).to_contain_text("Our gift catalog is not answering right now")
+    assert "UPSTREAM_UNAVAILABLE" not in banner.inner_text()  # the code is an attribute, not text
+
+    page.get_by_test_id("qa-fault").select_option("none")
+    widget.get_by_test_id("retry").click()
+    expect(widget.get_by_test_id("gift-card").first).to_be_visible()
+    suggest = [c for c in calls if c["name"] == "suggest_gifts"]
+    assert len(suggest) == 2
+    assert (
+        suggest[0]["_meta"]["giftgenius/fault"] == "catalog=503"
+        and "giftgenius/fault" not in suggest[1]["_meta"]
+    )
+    assert suggest[0]["arguments"] == suggest[1]["arguments"]  # "Try again" repeats the same call
+
+
+def test_catalog_timeout_fault_in_polish(staff_page: Page):
+    page = staff_page
+    page.goto("/preview/?fault=catalog_timeout&locale=pl")
+    page.get_by_test_id("qa-start").click()
+    banner = widget_frame(page).get_by_test_id("error-banner")
+    expect(banner).to_have_attribute("data-error-code", "UPSTREAM_TIMEOUT")
+    expect(banner).to_contain_text("Nasz katalog prezentów odpowiada zbyt długo")
+    expect(widget_frame(page).get_by_test_id("retry")).to_have_text("Spróbuj ponownie")
+
+
+def test_a_lost_answer_and_a_reload_resend_the_same_key_and_charge_once(staff_page: Page):
+    """The commit's answer is lost on the way back; after a reload the person clicks again."""
+    page = staff_page
+    calls = mcp_calls(page)
+    start_in_preview(page)
+    go_to_summary(page)
+
+    def lose_the_answer(route: Route) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        if body.get("params", {}).get("name") != "commit_order":
+            route.continue_()
+            return
+        route.fetch()  # the server runs the call (and charges)...
+        lost = {
+            "jsonrpc": "2.0",
+            "id": body.get("id"),
+            "error": {"code": -32000, "message": "connection reset"},
+        }
+        route.fulfill(
+            status=200, content_type="application/json", body=json.dumps(lost)
+        )  # ...the answer is lost
+
+    page.route("**/mcp", lose_the_answer)
+    widget = widget_frame(page)
+    widget.get_by_test_id("confirm-purchase").click()
+    expect(widget.get_by_test_id("error-banner")).to_have_attribute(
+        "data-error-code", "CLIENT_UNREACHABLE"
+    )
+    page.unroute("**/mcp")
+
+    page.reload()  # the widget comes back where it was, with its widget state
+    confirm = widget_frame(page).get_by_test_id("confirm-purchase")
+    expect(confirm).to_be_visible()
+    confirm.click()
+    expect(widget_frame(page).get_by_test_id("order-status")).to_have_attribute(
+        "data-status", "completed"
+    )
+
+    commits = [c for c in calls if c["name"] == "commit_order"]
+    assert len(commits) == 2
+    assert commits[0]["arguments"]["idempotency_key"] == commits[1]["arguments"]["idempotency_key"]
+    order = Order.objects.get(pk=commits[0]["arguments"]["order_id"])
+    assert order.status == "completed"
+    assert Payment.objects.filter(order=order).count() == 1
+
+
+def test_try_again_after_a_lost_answer_resends_the_same_key(staff_page: Page):
+    page = staff_page
+    calls = mcp_calls(page)
+    start_in_preview(page)
+    go_to_summary(page)
+    lost_once = {"done": False}
+
+    def lose_first_answer(route: Route) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        if body.get("params", {}).get("name") == "commit_order" and not lost_once["done"]:
+            lost_once["done"] = True
+            route.fetch()
+            route.fulfill(status=200, content_type="application/json", body=json.dumps(
+                {"jsonrpc": "2.0", "id": body.get("id"), "error": {"code": -32000, "message": "connection reset"}}
+            ))  # fmt: skip
+            return
+        route.continue_()
+
+    page.route("**/mcp", lose_first_answer)
+    widget = widget_frame(page)
+    widget.get_by_test_id("confirm-purchase").click()
+    widget.get_by_test_id("retry").click()
+    expect(widget.get_by_test_id("order-status")).to_have_attribute("data-status", "completed")
+    commits = [c for c in calls if c["name"] == "commit_order"]
+    assert len(commits) == 2 and commits[0]["arguments"] == commits[1]["arguments"]
+    assert Payment.objects.filter(order_id=commits[0]["arguments"]["order_id"]).count() == 1

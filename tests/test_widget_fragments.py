@@ -1,0 +1,518 @@
+"""Every widget state renders from its tool outcome; user data is escaped; no code or internal
+text reaches the person; secrets stay in data attributes."""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from html.parser import HTMLParser
+
+import pytest
+
+from giftgenius.errors import ERROR_CATALOG
+from giftgenius.executor import ToolOutcome
+from widget.fragments import render_fragment
+
+# Status views look up the order's gift name and step views the workflow: reads need a database.
+pytestmark = pytest.mark.django_db
+
+WORKFLOW = "3f2b8c1e-6d4a-4f7b-9c2e-1a5d7e9f0b34"
+ORDER = "9b1d5c7e-2f4a-4e8b-a6c3-0d2e4f6a8b10"
+EVIL = '<script>alert("x")</script><img src=x onerror=alert(1)>'
+GIFT = {
+    "product_id": 7,
+    "sku": "GG-1",
+    "name": "Pour-over kettle",
+    "description": "Gooseneck, 1 litre.",
+    "price": "34.50",
+    "currency": "USD",
+    "category": "kitchen",
+    "tags": ["coffee", "kitchen"],
+    "in_stock": True,
+    "match_reasons": ["matches interest 'coffee'"],
+}
+SHIPPING = {
+    "name": "Demo Buyer",
+    "line1": "1 Main St",
+    "city": "Springfield",
+    "postal_code": "12345",
+    "country": "US",
+}
+
+
+class VisibleText(HTMLParser):
+    """The text a person sees: element text only, never attribute values."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+
+def visible_text(html: str) -> str:
+    parser = VisibleText()
+    parser.feed(html)
+    return " ".join(" ".join(parser.parts).split())
+
+
+def ok(tool: str, body: dict, meta: dict | None = None) -> ToolOutcome:
+    return ToolOutcome(tool, {"ok": True, **body}, meta or {}, 200, "cid-1")
+
+
+def failed(tool: str, code: str, message: str = "internal detail for the model") -> ToolOutcome:
+    spec = ERROR_CATALOG[code]
+    error = {
+        "code": code,
+        "error_type": str(spec.error_type),
+        "message": message,
+        "retryable": spec.retryable,
+    }
+    return ToolOutcome(tool, {"ok": False, "error": error}, {}, spec.http_status, "cid-1")
+
+
+def render(tool: str, outcome: ToolOutcome, locale: str = "en") -> str:
+    return render_fragment(tool=tool, outcome=outcome, locale=locale)
+
+
+def state(html: str) -> str:
+    return re.search(r'data-gg-state="([^"]*)"', html).group(1)
+
+
+def args_of(html: str, testid: str) -> dict:
+    tag = re.search(rf'<[^>]*data-testid="{testid}"[^>]*>', html).group(0)
+    raw = re.search(r'data-gg-args="([^"]*)"', tag).group(1)
+    return json.loads(
+        raw.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
+    )
+
+
+def prepared(**gift) -> ToolOutcome:
+    body = {
+        "workflow_id": WORKFLOW,
+        "current_step": "checkout",
+        "order_id": ORDER,
+        "status": "draft",
+        "gift": {
+            "product_id": 7,
+            "sku": "GG-1",
+            "name": "Pour-over kettle",
+            "unit_price": "34.50",
+            "quantity": 1,
+            **gift,
+        },
+        "amount": "34.50",
+        "currency": "USD",
+        "shipping": SHIPPING,
+        "payment_method": {"id": "pm_card_visa", "label": "Visa •••• 4242"},
+        "expires_at": "2026-01-01T12:30:00Z",
+        "next_step": "Show this summary to the person.",
+    }
+    return ok(
+        "prepare_order", body, {"confirmation_token": "tok-SECRET-123", "correlation_id": "cid-1"}
+    )
+
+
+# --- every state -------------------------------------------------------------------------------------
+
+
+def test_start_renders_the_brief_form():
+    html = render(
+        "start_gift_workflow",
+        ok("start_gift_workflow", {"workflow_id": WORKFLOW, "current_step": "brief"}),
+    )
+    assert state(html) == "brief"
+    assert (
+        'data-testid="brief-form"' in html
+        and 'name="interests"' in html
+        and 'data-gg-type="list"' in html
+    )
+    assert json.loads(
+        re.search(r'data-gg-args="([^"]*)"', html).group(1).replace("&quot;", '"')
+    ) == {"workflow_id": WORKFLOW}
+
+
+def test_suggestions_render_cards_with_select():
+    html = render(
+        "suggest_gifts",
+        ok("suggest_gifts", {"workflow_id": WORKFLOW, "current_step": "ideas", "gifts": [GIFT]}),
+    )
+    assert state(html) == "suggestions"
+    assert html.count('data-testid="gift-card"') == 1
+    assert args_of(html, "select-gift") == {"product_id": 7, "workflow_id": WORKFLOW}
+    assert "34.50 USD" in visible_text(html)
+    assert "matches interest" in visible_text(html)  # the model's English reasons, in English only
+
+
+def test_reasons_written_for_the_model_are_not_shown_in_other_languages():
+    html = render(
+        "suggest_gifts",
+        ok("suggest_gifts", {"workflow_id": WORKFLOW, "current_step": "ideas", "gifts": [GIFT]}),
+        "pl",
+    )
+    assert "matches interest" not in html
+    assert "34,50 USD" in visible_text(html)  # localized number
+    assert "Wybierz" in visible_text(html)
+
+
+def test_empty_result_shows_the_reason_and_the_concrete_suggestions(user):
+    from giftgenius.models import WorkflowContext
+
+    workflow = WorkflowContext.objects.create(
+        owner=user,
+        current_step="ideas",
+        visited_steps=["brief", "ideas"],
+        brief={
+            "relationship": "friend",
+            "interests": ["coffee", "zzz"],
+            "budget_min": "1",
+            "budget_max": "2",
+            "currency": "USD",
+            "age": 30,
+        },
+    )
+    body = {
+        "workflow_id": str(workflow.pk),
+        "current_step": "ideas",
+        "gifts": [],
+        "no_results_reason": "Products matching these interests exist, but none costs between 1 and 2 USD.",
+        "suggestions": [
+            {
+                "change": "raise_budget_max",
+                "field": "budget_max",
+                "value": 40,
+                "matches": 4,
+                "message": "raise",
+            },
+            {
+                "change": "drop_interest",
+                "field": "interests",
+                "value": "zzz",
+                "matches": 0,
+                "message": "drop",
+            },
+            {"change": "drop_age", "field": "age", "value": None, "matches": 2, "message": "age"},
+            {
+                "change": "use_interests",
+                "field": "interests",
+                "value": ["tea", "books"],
+                "matches": 3,
+                "message": "x",
+            },
+        ],
+    }
+    html = render("suggest_gifts", ok("suggest_gifts", body))
+    assert state(html) == "empty"
+    assert "none costs between 1 and 2 USD" in visible_text(html)
+    actions = [
+        json.loads(raw.replace("&quot;", '"'))
+        for raw in re.findall(r'data-gg-args="([^"]*)"[^>]*data-testid="apply-suggestion"', html)
+    ]
+    assert actions[0]["budget_max"] == 40
+    assert actions[1]["interests"] == ["coffee"]
+    assert "age" not in actions[2]
+    assert actions[3]["interests"] == ["tea", "books"]
+    assert all(
+        a["workflow_id"] == str(workflow.pk) and a["relationship"] == "friend" for a in actions
+    )
+    assert "Raise the budget to 40 (4 ideas)" in visible_text(html)
+
+
+def test_search_results_without_a_workflow_cannot_be_selected():
+    product = {k: v for k, v in GIFT.items() if k != "match_reasons"}
+    html = render(
+        "search_products", ok("search_products", {"products": [product], "current_step": None})
+    )
+    assert state(html) == "suggestions" and 'data-testid="select-gift"' not in html
+
+
+def test_search_results_in_a_workflow_select_with_the_inherited_workflow():
+    product = {k: v for k, v in GIFT.items() if k != "match_reasons"}
+    html = render(
+        "search_products", ok("search_products", {"products": [product], "current_step": "ideas"})
+    )
+    assert 'data-gg-inherit="workflow_id"' in html and args_of(html, "select-gift") == {
+        "product_id": 7
+    }
+
+
+def test_sold_out_search_results_say_so_instead_of_select():
+    product = {**{k: v for k, v in GIFT.items() if k != "match_reasons"}, "in_stock": False}
+    html = render(
+        "search_products", ok("search_products", {"products": [product], "current_step": "ideas"})
+    )
+    assert "Sold out" in visible_text(html) and 'data-testid="select-gift"' not in html
+
+
+def test_selected_gift_offers_checkout_and_back():
+    gift = {k: v for k, v in GIFT.items() if k != "match_reasons"}
+    html = render(
+        "select_gift",
+        ok("select_gift", {"workflow_id": WORKFLOW, "current_step": "gift_selected", "gift": gift}),
+    )
+    assert state(html) == "selected"
+    assert args_of(html, "go-to-checkout") == {"workflow_id": WORKFLOW}
+    assert args_of(html, "back") == {"workflow_id": WORKFLOW, "step_id": "ideas"}
+
+
+def test_checkout_form_lists_payment_methods_and_prefills_the_demo_address():
+    methods = [
+        {
+            "id": "pm_card_visa",
+            "label": "Visa •••• 4242",
+            "brand": "Visa",
+            "last4": "4242",
+            "description": "ok",
+        },
+        {
+            "id": "pm_card_declined",
+            "label": "Visa •••• 0002",
+            "brand": "Visa",
+            "last4": "0002",
+            "description": "declines",
+        },
+    ]
+    body = {
+        "workflow_id": WORKFLOW,
+        "current_step": "gift_selected",
+        "payment_methods": methods,
+        "selected_payment_method_id": None,
+    }
+    html = render("get_payment_methods", ok("get_payment_methods", body))
+    assert state(html) == "checkout"
+    select = re.search(
+        r'<select[^>]*data-testid="payment-method"[^>]*>(.*?)</select>', html, re.S
+    ).group(1)
+    assert re.findall(r'<option value="([^"]+)"', select) == ["pm_card_visa", "pm_card_declined"]
+    for value in SHIPPING.values():
+        assert f'value="{value}"' in html
+    assert 'data-gg-tool="prepare_order"' in html and "data-gg-idem" in html
+    assert 'data-testid="prepare-order"' in html
+    assert args_of(html, "back") == {"workflow_id": WORKFLOW, "step_id": "gift_selected"}
+
+
+def test_summary_puts_the_confirmation_token_only_in_the_confirm_button():
+    html = render("prepare_order", prepared())
+    assert state(html) == "summary"
+    confirm = args_of(html, "confirm-purchase")
+    assert confirm == {
+        "workflow_id": WORKFLOW,
+        "order_id": ORDER,
+        "confirmation_token": "tok-SECRET-123",
+    }
+    assert html.count("tok-SECRET-123") == 1
+    assert "tok-SECRET-123" not in visible_text(html)
+    assert "data-gg-idem" in re.search(
+        r'<button[^>]*data-testid="confirm-purchase"[^>]*>', html
+    ).group(0)
+    assert args_of(html, "back") == {"workflow_id": WORKFLOW, "step_id": "gift_selected"}
+    assert "Show this summary" not in html  # model-facing text is not shown
+
+
+@pytest.mark.parametrize(
+    ("status", "testid"),
+    [
+        ("completed", "start-over"),
+        ("payment_pending", "check-again"),
+        ("processing", "check-again"),
+    ],
+)
+def test_commit_outcomes_are_statuses_with_a_next_action(status, testid):
+    body = {
+        "workflow_id": WORKFLOW,
+        "current_step": "checkout",
+        "order_id": ORDER,
+        "status": status,
+        "amount": "34.50",
+        "currency": "USD",
+        "message": "model text",
+    }
+    html = render("commit_order", ok("commit_order", body))
+    assert f'data-testid="order-status" data-status="{status}"' in html
+    assert f'data-testid="{testid}"' in html
+    assert "model text" not in html
+    if testid == "check-again":
+        assert args_of(html, "check-again") == {"order_id": ORDER}
+
+
+def test_a_failed_order_shows_its_banner_and_another_payment_method():
+    body = {
+        "order_id": ORDER, "workflow_id": WORKFLOW, "status": "failed", "amount": "34.50", "currency": "USD",
+        "gift": None, "shipping": {}, "payment_method": {"id": "pm_card_declined", "label": "Visa"},
+        "created_at": "2026-01-01T12:00:00Z", "expires_at": None, "payments": [], "saga": [],
+        "failure": {"code": "CARD_DECLINED", "message": "model text", "retryable": False},
+    }  # fmt: skip
+    html = render("get_order", ok("get_order", body), "ru")
+    assert 'data-status="failed"' in html
+    assert "Ваша карта отклонена" in visible_text(html)
+    assert args_of(html, "go-to-checkout") == {"workflow_id": WORKFLOW}
+
+
+def test_a_cancelled_order_shows_the_refund():
+    body = {
+        "order_id": ORDER,
+        "status": "cancelled",
+        "already_cancelled": False,
+        "refunded_amount": "34.50",
+        "currency": "USD",
+        "message": "m",
+    }
+    html = render("cancel_order", ok("cancel_order", body))
+    assert 'data-status="cancelled"' in html and "34.50 USD" in visible_text(html)
+
+
+@pytest.mark.parametrize("code", sorted(ERROR_CATALOG))
+def test_every_error_code_renders_a_banner_without_the_code_or_the_message(code):
+    html = render(
+        "commit_order", failed("commit_order", code, message=f"secret detail {code} at /srv/app.py")
+    )
+    assert f'data-error-code="{code}"' in html
+    text = visible_text(html)
+    assert str(ERROR_CATALOG[code].banner) in text
+    assert code not in text and "secret detail" not in html and "/srv/app.py" not in html
+    if ERROR_CATALOG[code].retryable:
+        assert 'data-testid="retry"' in html and "data-gg-retry" in html
+    else:
+        assert 'data-testid="retry"' not in html
+
+
+@pytest.mark.parametrize(
+    ("code", "testid", "tool"),
+    [
+        ("CARD_DECLINED", "change-payment", "get_payment_methods"),
+        ("INSUFFICIENT_FUNDS", "change-payment", "get_payment_methods"),
+        ("ORDER_EXPIRED", "review-order", "get_payment_methods"),
+        ("OUT_OF_STOCK", "show-step", "get_workflow"),
+        ("TOOL_NOT_AVAILABLE_IN_STEP", "show-step", "get_workflow"),
+        ("NOT_FOUND", "start-over", "start_gift_workflow"),
+        ("RETRY_LIMIT_EXCEEDED", "start-over", "start_gift_workflow"),
+    ],
+)
+def test_non_retryable_errors_say_what_to_change(code, testid, tool):
+    html = render("commit_order", failed("commit_order", code))
+    button = re.search(rf'<button[^>]*data-testid="{testid}"[^>]*>', html).group(0)
+    assert f'data-gg-tool="{tool}"' in button
+
+
+def test_start_over_asks_the_model_in_chatgpt():
+    html = render("commit_order", failed("commit_order", "NOT_FOUND"))
+    assert "data-gg-followup=" in re.search(
+        r'<button[^>]*data-testid="start-over"[^>]*>', html
+    ).group(0)
+
+
+def test_retryable_payment_errors_offer_another_card_too():
+    html = render("commit_order", failed("commit_order", "PAYMENT_TIMEOUT"))
+    assert 'data-testid="retry"' in html and 'data-testid="change-payment"' in html
+
+
+def test_going_back_redraws_the_ideas_from_the_workflow(user, demo_catalog):
+    from giftgenius.models import Product, WorkflowContext
+
+    products = list(Product.objects.filter(active=True, stock__gt=0)[:3])
+    workflow = WorkflowContext.objects.create(
+        owner=user,
+        current_step="ideas",
+        visited_steps=["brief", "ideas"],
+        last_suggestions=[p.pk for p in products],
+    )
+    body = {
+        "workflow_id": str(workflow.pk),
+        "current_step": "ideas",
+        "invalidated": ["selected gift 1"],
+        "allowed_tools": [],
+    }
+    html = render("user_navigated_to_step", ok("user_navigated_to_step", body))
+    assert state(html) == "suggestions"
+    assert html.count('data-testid="gift-card"') == 3
+    assert [c for c in re.findall(r'data-product-id="(\d+)"', html)] == [
+        str(p.pk) for p in products
+    ]
+
+
+def test_get_workflow_at_brief_shows_the_form_with_the_brief_filled_in(user):
+    from giftgenius.models import WorkflowContext
+
+    workflow = WorkflowContext.objects.create(
+        owner=user, current_step="brief", visited_steps=["brief"],
+        brief={"relationship": "mother", "interests": ["tea", "garden"], "budget_min": "5", "budget_max": "50", "currency": "USD"},
+    )  # fmt: skip
+    html = render(
+        "get_workflow",
+        ok("get_workflow", {"workflow_id": str(workflow.pk), "current_step": "brief"}),
+    )
+    assert state(html) == "brief"
+    assert 'value="tea, garden"' in html and '<option value="mother" selected>' in html
+
+
+@pytest.mark.parametrize("step", ["checkout", "completed", "failed"])
+def test_get_workflow_later_steps_offer_the_next_action(user, step):
+    from giftgenius.models import WorkflowContext
+
+    workflow = WorkflowContext.objects.create(
+        owner=user, current_step=step, visited_steps=["brief", step]
+    )
+    html = render(
+        "get_workflow", ok("get_workflow", {"workflow_id": str(workflow.pk), "current_step": step})
+    )
+    assert state(html) == "resume"
+    assert ('data-testid="go-to-checkout"' in html) == (step == "checkout")
+
+
+def test_unknown_tools_render_a_plain_done():
+    assert state(render("future_tool", ok("future_tool", {}))) == "done"
+
+
+# --- escaping --------------------------------------------------------------------------------------
+
+
+def test_user_data_is_escaped_in_cards():
+    evil = {**GIFT, "name": EVIL, "description": EVIL, "tags": [EVIL], "match_reasons": [EVIL]}
+    html = render(
+        "suggest_gifts",
+        ok("suggest_gifts", {"workflow_id": WORKFLOW, "current_step": "ideas", "gifts": [evil]}),
+    )
+    assert "<script>" not in html and "<img" not in html
+    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in html
+    assert 'aria-label="Select &lt;script&gt;' in html
+
+
+def test_user_data_is_escaped_in_the_summary_and_the_address():
+    outcome = prepared(name=EVIL)
+    outcome.body["shipping"] = {**SHIPPING, "name": EVIL, "line1": '" onmouseover="alert(1)'}
+    html = render("prepare_order", outcome)
+    assert "<script>" not in html and "<img" not in html and '" onmouseover' not in html
+    assert EVIL in visible_text(html)  # shown as text, exactly as typed
+
+
+def test_fragments_have_no_inline_script_style_or_handlers():
+    samples = [
+        render("prepare_order", prepared()),
+        render("commit_order", failed("commit_order", "PAYMENT_TIMEOUT")),
+        render(
+            "suggest_gifts",
+            ok(
+                "suggest_gifts", {"workflow_id": WORKFLOW, "current_step": "ideas", "gifts": [GIFT]}
+            ),
+        ),
+        render(
+            "start_gift_workflow",
+            ok("start_gift_workflow", {"workflow_id": WORKFLOW, "current_step": "brief"}),
+        ),
+    ]
+    for html in samples:
+        assert "<script" not in html and "<style" not in html
+        assert not re.search(r"\sstyle=", html)
+        assert not re.search(r"\son[a-z]+=", html)
+        assert "hx-on" not in html and "js:" not in html and "hx-vals" not in html
+
+
+def test_each_render_is_a_new_view_with_the_contract_version():
+    outcome = prepared()
+    first, second = render("prepare_order", outcome), render("prepare_order", outcome)
+    view = re.compile(r'data-gg-view="([0-9a-f]{32})"')
+    assert view.search(first).group(1) != view.search(second).group(1)  # a new view → new keys
+    assert 'data-gg-contract="v1"' in first
+    uuid.UUID(view.search(first).group(1))

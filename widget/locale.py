@@ -1,0 +1,49 @@
+"""Locale helpers: map whatever the host says (BCP 47 tags, Accept-Language) to a shipped language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.utils.translation.trans_real import parse_accept_lang_header
+
+DEFAULT_LANGUAGE = "en"
+
+
+def supported_languages() -> list[str]:
+    return [code for code, _name in settings.LANGUAGES]
+
+
+def normalize_locale(tag: Any) -> str | None:
+    """ "pl-PL" → "pl", "zh-CN"/"zh-Hans"/"zh_TW" → "zh-hans", "uk" → "uk"; unknown → None."""
+    if not isinstance(tag, str) or not tag.strip():
+        return None
+    cleaned = tag.strip().lower().replace("_", "-")
+    primary = cleaned.split("-")[0]
+    languages = supported_languages()
+    if cleaned in languages:
+        return cleaned
+    if primary == "zh":  # the only Chinese we ship is Simplified
+        return "zh-hans" if "zh-hans" in languages else None
+    return primary if primary in languages else None
+
+
+def locale_or_default(tag: Any) -> str:
+    return normalize_locale(tag) or DEFAULT_LANGUAGE
+
+
+def locale_from_request(request: Any) -> str:
+    """?locale= wins, then Accept-Language, then the language LocaleMiddleware picked."""
+    for candidate in (request.GET.get("locale"),):
+        if found := normalize_locale(candidate):
+            return found
+    accept = request.headers.get("Accept-Language", "")
+    for tag, _quality in parse_accept_lang_header(accept):
+        if found := normalize_locale(tag):
+            return found
+    return normalize_locale(getattr(request, "LANGUAGE_CODE", None)) or DEFAULT_LANGUAGE
+
+
+def html_lang(language: str) -> str:
+    """The value for <html lang>: BCP 47 spelling ("zh-Hans")."""
+    return "zh-Hans" if language == "zh-hans" else language

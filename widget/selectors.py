@@ -1,0 +1,65 @@
+"""Reads the widget needs to redraw a step the tool result does not spell out (e.g. after Back).
+
+Callers pass ids taken from a tool outcome the executor has already authorised for its
+principal, so these reads do not re-check ownership.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from giftgenius.models import Product, WorkflowContext
+
+
+@dataclass(frozen=True)
+class WorkflowView:
+    id: UUID
+    current_step: str
+    brief: dict[str, Any]
+    offered: list[dict[str, Any]]
+    selected: dict[str, Any] | None
+
+
+def product_card(product: Product) -> dict[str, Any]:
+    return {
+        "product_id": product.pk,
+        "sku": product.sku,
+        "name": product.name,
+        "description": product.description,
+        "price": str(product.price),
+        "currency": product.currency,
+        "category": product.category,
+        "tags": list(product.tags),
+        "in_stock": product.in_stock,
+        "match_reasons": [],
+    }
+
+
+def workflow_view(workflow_id: Any) -> WorkflowView | None:
+    try:
+        key = UUID(str(workflow_id))
+    except ValueError:
+        return None
+    workflow = WorkflowContext.objects.select_related("selected_product").filter(pk=key).first()
+    if workflow is None:
+        return None
+    ids = [pid for pid in workflow.last_suggestions if isinstance(pid, int)]
+    by_id = {p.pk: p for p in Product.objects.filter(pk__in=ids, active=True)}
+    offered = [product_card(by_id[pid]) for pid in ids if pid in by_id]
+    selected = product_card(workflow.selected_product) if workflow.selected_product else None
+    return WorkflowView(
+        workflow.pk, workflow.current_step, dict(workflow.brief or {}), offered, selected
+    )
+
+
+def order_gift_name(order_id: Any) -> str | None:
+    from checkout.models import OrderLine
+
+    try:
+        key = UUID(str(order_id))
+    except ValueError:
+        return None
+    line = OrderLine.objects.filter(order_id=key).order_by("id").first()
+    return line.name if line else None

@@ -1,0 +1,216 @@
+"""Browser endpoints of the widget: the standalone page, the htmx action endpoint, the QA preview.
+
+Views stay thin: actions go through giftgenius.executor.execute_tool exactly as REST and MCP
+calls do, and the answer is the same fragment the MCP adapter sends to ChatGPT.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from csp.constants import NONCE, SELF
+from csp.decorators import csp_replace, csp_update
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
+from django.shortcuts import render
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils import translation
+from django.views.decorators.cache import never_cache
+from django.views.decorators.clickjacking import xframe_options_sameorigin
+from django.views.decorators.http import require_GET, require_POST
+
+from giftgenius.errors import ToolError
+from giftgenius.executor import ToolOutcome, error_body, execute_tool
+from giftgenius.observability import correlation_id_from
+from giftgenius.principals import issue_api_token, user_for_token
+from giftgenius.registry import REGISTRY
+from widget.fragments import CONTRACT, render_fragment, render_start
+from widget.locale import html_lang, locale_from_request, normalize_locale
+from widget.shell import render_widget_shell, shell_context
+
+PREVIEW_TOKEN_SESSION_KEY = "preview_mcp_token"  # noqa: S105 - a session key name, not a secret
+# The standalone page may start a search itself; in ChatGPT only the model does.
+BROWSER_ONLY_TOOLS = frozenset({"start_gift_workflow"})
+PREVIEW_BRIEF = {
+    "relationship": "friend",
+    "interests": ["coffee", "cooking"],
+    "budget_min": 20,
+    "budget_max": 60,
+    "currency": "USD",
+    "age": 35,
+    "limit": 6,
+}
+PREVIEW_LOCALES = [
+    ("en", "en-US"),
+    ("pl", "pl-PL"),
+    ("uk", "uk-UA"),
+    ("ru", "ru-RU"),
+    ("zh-hans", "zh-CN"),
+]
+PREVIEW_FAULTS = {"none": "", "catalog_503": "catalog=503", "catalog_timeout": "catalog=timeout"}
+
+
+def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Anonymous → the login page; signed in but not staff → 403 (not a login loop)."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not (request.user.is_active and request.user.is_staff):
+            raise PermissionDenied("The QA preview is for staff only.")
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def _widget_locale(request: HttpRequest) -> str:
+    return normalize_locale(request.headers.get("X-GG-Locale")) or locale_from_request(request)
+
+
+# --- the standalone page and its htmx endpoint -----------------------------------------------------
+
+
+@require_GET
+@login_required
+@never_cache
+def widget_page(request: HttpRequest) -> HttpResponse:
+    """The widget in a plain browser: htmx posts its actions to widget_action."""
+    language = locale_from_request(request)
+    with translation.override(language):
+        context = shell_context(
+            inline=False,
+            initial_html=render_start(locale=language),
+            csrf_token=get_token(request),
+            language=language,
+            theme=request.GET.get("theme"),
+            instance="page",
+        )
+    return render(request, "widget/shell.html", context)
+
+
+def _parse_arguments(request: HttpRequest) -> Any:
+    try:
+        return json.loads(request.body or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise ToolError(
+            "INVALID_JSON",
+            "The request body is not valid JSON.",
+            field="(body)",
+            expected="a JSON object",
+            example={},
+        ) from None
+
+
+@require_POST
+@never_cache
+def widget_action(request: HttpRequest, tool: str) -> HttpResponse:
+    """Run one widget action for the signed-in person and answer with its fragment.
+
+    The fragment is the answer even for a failed tool (it is the banner), so the status is 200
+    and the tool's own status travels in X-GG-Tool-Status; anything else is not a fragment.
+    """
+    locale = _widget_locale(request)
+    correlation_id = correlation_id_from(request.headers.get("X-Correlation-ID"))
+    principal = request.user if request.user.is_authenticated else None
+    spec = REGISTRY.get(tool)
+    try:
+        if spec is None or not (spec.widget_accessible or tool in BROWSER_ONLY_TOOLS):
+            raise ToolError("UNKNOWN_TOOL", f"'{tool}' is not a widget action.", field="tool")
+        arguments = _parse_arguments(request)
+    except ToolError as exc:
+        outcome = ToolOutcome(tool, error_body(exc), {}, exc.spec.http_status, correlation_id)
+    else:
+        outcome = execute_tool(
+            name=tool,
+            arguments=arguments,
+            principal=principal,
+            correlation_id=correlation_id,
+            transport="widget",
+            locale=locale,
+        )
+    response = HttpResponse(render_fragment(tool=tool, outcome=outcome, locale=locale))
+    response["X-GG-Fragment"] = CONTRACT
+    response["X-GG-Tool-Status"] = str(outcome.http_status)
+    response["X-Correlation-ID"] = outcome.correlation_id
+    response["Content-Language"] = html_lang(locale)
+    return response
+
+
+# --- the QA preview ------------------------------------------------------------------------------
+
+
+def preview_token(request: HttpRequest) -> str:
+    """One bearer token per preview session, for the signed-in staff member only."""
+    token = request.session.get(PREVIEW_TOKEN_SESSION_KEY)
+    if not token or user_for_token(token) != request.user:
+        token = issue_api_token(user=request.user)
+        request.session[PREVIEW_TOKEN_SESSION_KEY] = token
+    return token
+
+
+@require_GET
+@staff_required
+@never_cache
+def preview(request: HttpRequest) -> HttpResponse:
+    locale = normalize_locale(request.GET.get("locale")) or "en"
+    theme = request.GET.get("theme") if request.GET.get("theme") in {"light", "dark"} else "light"
+    fault = request.GET.get("fault") if request.GET.get("fault") in PREVIEW_FAULTS else "none"
+    fault_enabled = bool(settings.FAULT_INJECTION_ENABLED)
+    config = {
+        "mcpUrl": "/mcp",
+        "token": preview_token(request),
+        "frameUrl": reverse("widget:preview-frame"),
+        "locale": dict(PREVIEW_LOCALES)[locale],
+        "theme": theme,
+        "fault": fault if fault_enabled else "none",
+        "faults": PREVIEW_FAULTS,
+        "faultEnabled": fault_enabled,
+        "user": request.user.get_username(),
+    }
+    context = {
+        "config": config,
+        "brief_json": json.dumps(PREVIEW_BRIEF, indent=2),
+        "locales": PREVIEW_LOCALES,
+        "faults": list(PREVIEW_FAULTS),
+        "selected_locale": config["locale"],
+        "selected_theme": theme,
+        "selected_fault": config["fault"],
+        "fault_enabled": fault_enabled,
+    }
+    return render(request, "widget/preview.html", context)
+
+
+@require_GET
+@staff_required
+@never_cache
+@xframe_options_sameorigin
+@csp_replace({"frame-ancestors": [SELF]})  # framed by /preview/ on this origin, nobody else
+@csp_update({"style-src": [NONCE]})  # the shell's one inline <style>, as ChatGPT receives it
+def preview_frame(request: HttpRequest) -> HttpResponse:
+    """The exact MCP widget shell, plus the host emulator that plays window.openai first."""
+    html = render_widget_shell(
+        nonce=str(request.csp_nonce), head_scripts=[static("widget/host-emulator.js")]
+    )
+    return HttpResponse(html)
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico on every page (admin included); answer instead of 404."""
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16">'
+        '<rect width="16" height="16" rx="3" fill="#0b5cad"/>'
+        '<path d="M3 7h10v6H3zM2 5h12v2H2zM8 5v8" stroke="#fff" fill="none"/></svg>'
+    )
+    response = HttpResponse(svg, content_type="image/svg+xml")
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
