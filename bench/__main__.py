@@ -29,8 +29,20 @@ from pathlib import Path
 import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
-BRIEF = {"relationship": "friend", "interests": ["coffee", "cooking"], "budget_min": 10, "budget_max": 80, "currency": "USD"}
-SHIPPING = {"name": "Bench Buyer", "line1": "1 Main St", "city": "Springfield", "postal_code": "12345", "country": "US"}
+BRIEF = {
+    "relationship": "friend",
+    "interests": ["coffee", "cooking"],
+    "budget_min": 10,
+    "budget_max": 80,
+    "currency": "USD",
+}
+SHIPPING = {
+    "name": "Bench Buyer",
+    "line1": "1 Main St",
+    "city": "Springfield",
+    "postal_code": "12345",
+    "country": "US",
+}
 
 
 def free_port() -> int:
@@ -42,8 +54,12 @@ def free_port() -> int:
 def prepare_database(env: dict[str, str]) -> str:
     """Migrate, seed, give the catalog deep stock, and return a bearer token for a bench user."""
     manage = [sys.executable, "manage.py"]
-    for args in (["migrate", "--noinput", "-v0"], ["migrate", "--database", "payment_ledger", "--noinput", "-v0"],
-                 ["seed_catalog"], ["ensure_demo_users"]):
+    for args in (
+        ["migrate", "--noinput", "-v0"],
+        ["migrate", "--database", "payment_ledger", "--noinput", "-v0"],
+        ["seed_catalog"],
+        ["ensure_demo_users"],
+    ):
         subprocess.run(manage + args, cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
     script = (
         "import django; django.setup();"
@@ -53,15 +69,36 @@ def prepare_database(env: dict[str, str]) -> str:
         "u,_=get_user_model().objects.get_or_create(username='bench');"
         "print(issue_api_token(user=u))"
     )
-    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, check=True, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return out.stdout.strip().splitlines()[-1]
 
 
 def start_server(env: dict[str, str], port: int) -> subprocess.Popen:
     server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "giftgenius.asgi:application", "--host", "127.0.0.1",
-         "--port", str(port), "--log-level", "warning", "--no-access-log"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "giftgenius.asgi:application",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+            "--no-access-log",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -71,11 +108,19 @@ def start_server(env: dict[str, str], port: int) -> subprocess.Popen:
         except httpx.HTTPError:
             time.sleep(0.2)
     server.kill()
-    raise SystemExit("the server did not start: " + (server.stderr.read().decode() if server.stderr else ""))
+    raise SystemExit(
+        "the server did not start: " + (server.stderr.read().decode() if server.stderr else "")
+    )
 
 
-def measure(name: str, call: Callable[[httpx.Client], float], *, requests: int, concurrency: int,
-            clients: list[httpx.Client]) -> dict:
+def measure(
+    name: str,
+    call: Callable[[httpx.Client], float],
+    *,
+    requests: int,
+    concurrency: int,
+    clients: list[httpx.Client],
+) -> dict:
     for client in clients:  # warm-up: connections, caches, first-request imports
         call(client)
     per_worker = max(1, requests // concurrency)
@@ -90,10 +135,22 @@ def measure(name: str, call: Callable[[httpx.Client], float], *, requests: int, 
     samples.sort()
 
     def pct(p: float) -> float:
-        return samples[min(len(samples) - 1, int(p * len(samples)))] * 1000
+        return percentile(samples, p)
 
-    return {"name": name, "n": len(samples), "p50": pct(0.50), "p95": pct(0.95), "p99": pct(0.99),
-            "mean": statistics.fmean(samples) * 1000, "rps": len(samples) / elapsed}
+    return {
+        "name": name,
+        "n": len(samples),
+        "p50": pct(0.50),
+        "p95": pct(0.95),
+        "p99": pct(0.99),
+        "mean": statistics.fmean(samples) * 1000,
+        "rps": len(samples) / elapsed,
+    }
+
+
+def percentile(sorted_samples: list[float], p: float) -> float:
+    """The p-quantile of sorted durations in seconds, in milliseconds."""
+    return sorted_samples[min(len(sorted_samples) - 1, int(p * len(sorted_samples)))] * 1000
 
 
 def tool(client: httpx.Client, name: str, body: dict) -> dict:
@@ -111,8 +168,13 @@ def timed(fn: Callable[[], object]) -> float:
 
 
 def run(args: argparse.Namespace) -> None:
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "giftgenius.settings.dev", "DEBUG": "0",
-           "LOG_LEVEL": "WARNING", "FAULT_INJECTION_ENABLED": "0"}
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "giftgenius.settings.dev",
+        "DEBUG": "0",
+        "LOG_LEVEL": "WARNING",
+        "FAULT_INJECTION_ENABLED": "0",
+    }
     if args.database_url:
         env["DATABASE_URL"] = args.database_url
         label = "PostgreSQL"
@@ -127,8 +189,10 @@ def run(args: argparse.Namespace) -> None:
     port = free_port()
     server = start_server(env, port)
     headers = {"Authorization": f"Bearer {token}"}
-    clients = [httpx.Client(base_url=f"http://127.0.0.1:{port}", headers=headers, timeout=30)
-               for _ in range(args.concurrency)]
+    clients = [
+        httpx.Client(base_url=f"http://127.0.0.1:{port}", headers=headers, timeout=30)
+        for _ in range(max(args.concurrency_levels))
+    ]
     try:
         workflows = {id(c): tool(c, "start_gift_workflow", {})["workflow_id"] for c in clients}
         for c in clients:
@@ -138,71 +202,116 @@ def run(args: argparse.Namespace) -> None:
             return timed(lambda: c.get("/healthz").raise_for_status())
 
         def suggest(c: httpx.Client) -> float:
-            return timed(lambda: tool(c, "suggest_gifts", {"workflow_id": workflows[id(c)], **BRIEF}))
+            return timed(
+                lambda: tool(c, "suggest_gifts", {"workflow_id": workflows[id(c)], **BRIEF})
+            )
 
         def get_workflow(c: httpx.Client) -> float:
             return timed(lambda: tool(c, "get_workflow", {"workflow_id": workflows[id(c)]}))
 
         replays: list[tuple[httpx.Client, dict]] = []
+        first_commits: list[float] = []  # the commit_order half of each checkout, first call
 
         def checkout(c: httpx.Client) -> float:
             wid = tool(c, "start_gift_workflow", {})["workflow_id"]
             gift = tool(c, "suggest_gifts", {"workflow_id": wid, **BRIEF})["gifts"][0]
             tool(c, "select_gift", {"workflow_id": wid, "product_id": gift["product_id"]})
             started = time.perf_counter()
-            draft = tool(c, "prepare_order", {"workflow_id": wid, "payment_method_id": "pm_card_visa",
-                                              "shipping": SHIPPING, "idempotency_key": uuid.uuid4().hex})
-            commit = {"workflow_id": wid, "order_id": draft["order_id"],
-                      "confirmation_token": draft["_meta"]["confirmation_token"], "idempotency_key": uuid.uuid4().hex}
+            draft = tool(
+                c,
+                "prepare_order",
+                {
+                    "workflow_id": wid,
+                    "payment_method_id": "pm_card_visa",
+                    "shipping": SHIPPING,
+                    "idempotency_key": uuid.uuid4().hex,
+                },
+            )
+            commit = {
+                "workflow_id": wid,
+                "order_id": draft["order_id"],
+                "confirmation_token": draft["_meta"]["confirmation_token"],
+                "idempotency_key": uuid.uuid4().hex,
+            }
+            commit_started = time.perf_counter()
             tool(c, "commit_order", commit)
-            elapsed = time.perf_counter() - started
+            finished = time.perf_counter()
+            first_commits.append(finished - commit_started)
             replays.append((c, commit))
-            return elapsed
+            return finished - started
 
         def commit_only(c: httpx.Client, body: dict) -> float:
             return timed(lambda: tool(c, "commit_order", body))
 
-        results = [
-            measure("floor (GET /healthz)", floor, requests=args.requests, concurrency=args.concurrency, clients=clients),
-            measure("suggest_gifts", suggest, requests=args.requests, concurrency=args.concurrency, clients=clients),
-            measure("get_workflow", get_workflow, requests=args.requests, concurrency=args.concurrency, clients=clients),
-            measure("checkout (prepare+commit)", checkout, requests=args.checkout_requests,
-                    concurrency=args.concurrency, clients=clients),
-        ]
-        first_commits = []
-        for c, body in replays[: args.checkout_requests]:
-            first_commits.append(body)
-        replay_iter = iter(replays)
+        results: list[dict] = []
+        for level in args.concurrency_levels:
 
-        def replay(c: httpx.Client) -> float:
-            _, body = next(replay_iter)
-            return commit_only(c, body)
+            def at(name: str, fn, n: int, level: int = level) -> None:
+                result = measure(name, fn, requests=n, concurrency=level, clients=clients)
+                results.append({**result, "c": level})
 
-        results.append(measure("commit_order replay", replay, requests=min(len(replays) - args.concurrency, args.checkout_requests),
-                               concurrency=args.concurrency, clients=clients))
+            at("floor (GET /healthz)", floor, args.requests)
+            at("suggest_gifts", suggest, args.requests)
+            at("get_workflow", get_workflow, args.requests)
+            first_commits.clear()
+            at("checkout (prepare+commit)", checkout, args.checkout_requests)
+            measured = sorted(first_commits[-args.checkout_requests :])
+            results.append(
+                {
+                    "name": "commit_order (first call)",
+                    "c": level,
+                    "n": len(measured),
+                    **{f"p{q}": percentile(measured, q / 100) for q in (50, 95, 99)},
+                    "rps": float("nan"),
+                }
+            )
+            replay_iter = iter(list(replays))
+            replays.clear()
+
+            def replay(c: httpx.Client, replay_iter=replay_iter) -> float:
+                _, body = next(replay_iter)
+                return commit_only(c, body)
+
+            at("commit_order replay", replay, args.checkout_requests - level)
     finally:
         for c in clients:
             c.close()
         server.terminate()
         server.wait(10)
 
-    print(f"\nGiftGenius benchmark — {label}, 1 uvicorn process, {args.concurrency} concurrent clients\n")
-    print(f"{'scenario':30} {'n':>5} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'req/s':>8}")
+    print(f"\nGiftGenius benchmark — {label}, one uvicorn process, clients at a time: c\n")
+    print(
+        f"{'scenario':30} {'c':>3} {'n':>5} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'req/s':>8}"
+    )
     for r in results:
-        print(f"{r['name']:30} {r['n']:5d} {r['p50']:8.2f} {r['p95']:8.2f} {r['p99']:8.2f} {r['rps']:8.1f}")
-    by = {r["name"]: r for r in results}
-    floor_p50 = by["floor (GET /healthz)"]["p50"]
-    print(f"\nsuggest_gifts p50 / floor p50 = {by['suggest_gifts']['p50'] / floor_p50:.2f}x")
-    print(f"get_workflow  p50 / floor p50 = {by['get_workflow']['p50'] / floor_p50:.2f}x")
-    print(f"checkout (prepare+commit) p50 / commit replay p50 = "
-          f"{by['checkout (prepare+commit)']['p50'] / by['commit_order replay']['p50']:.2f}x")
+        print(
+            f"{r['name']:30} {r['c']:3d} {r['n']:5d} {r['p50']:8.2f} {r['p95']:8.2f} {r['p99']:8.2f} {r['rps']:8.1f}"
+        )
+    print()
+    for level in args.concurrency_levels:
+        by = {r["name"]: r for r in results if r["c"] == level}
+        floor_p50 = by["floor (GET /healthz)"]["p50"]
+        print(
+            f"c={level}: suggest_gifts p50 = {by['suggest_gifts']['p50'] / floor_p50:.2f}x floor, "
+            f"get_workflow p50 = {by['get_workflow']['p50'] / floor_p50:.2f}x floor, "
+            f"first commit_order p50 = "
+            f"{by['commit_order (first call)']['p50'] / by['commit_order replay']['p50']:.2f}x a replay"
+        )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--requests", type=int, default=800)
     parser.add_argument("--checkout-requests", type=int, default=200)
-    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument(
+        "--concurrency",
+        dest="concurrency_levels",
+        type=lambda text: [int(part) for part in text.split(",")],
+        default=[1, 8],
+        help="comma-separated client counts, e.g. 1,8 (1 = latency, more = throughput)",
+    )
     parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL", ""))
     run(parser.parse_args())
 

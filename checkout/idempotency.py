@@ -1,7 +1,7 @@
 """Idempotency keys for tools with side effects (SPEC §7).
 
 A key is scoped to (principal, tool, key) and bound to a fingerprint of the arguments. The
-first call inserts the row (the unique constraint makes exactly one caller win, on PostgreSQL
+first call (finding no row) inserts it (the unique constraint makes exactly one caller win, on PostgreSQL
 and SQLite alike), runs, and stores the result as JSON text; later calls replay it. Taking over
 a row (stale lock, retryable failure, expiry) is a compare-and-swap on `runs`, so exactly one
 taker wins there too.
@@ -89,24 +89,24 @@ def run_idempotent(
 
 def _claim(scope: dict, print_: str, context: ToolContext) -> Claim | ToolOutcome:
     ttl = timedelta(seconds=settings.IDEMPOTENCY_KEY_TTL_SECONDS)
-    for _ in range(3):  # a row purged or taken between our reads: look again
+    for _ in range(3):  # a row inserted, purged or taken between our reads: look again
         now = timezone.now()
-        try:
-            with transaction.atomic():
-                row = IdempotencyKey.objects.create(
-                    **scope,
-                    fingerprint=print_,
-                    status=IdempotencyStatus.IN_PROGRESS,
-                    correlation_id=context.correlation_id,
-                    locked_at=now,
-                    expires_at=now + ttl,
-                )
-            return Claim(row.pk, row.runs)
-        except IntegrityError:
-            pass
+        # Read first: a replay (the common repeat) then costs one SELECT, no write transaction.
         row = IdempotencyKey.objects.filter(**scope).first()
         if row is None:
-            continue
+            try:
+                with transaction.atomic():
+                    row = IdempotencyKey.objects.create(
+                        **scope,
+                        fingerprint=print_,
+                        status=IdempotencyStatus.IN_PROGRESS,
+                        correlation_id=context.correlation_id,
+                        locked_at=now,
+                        expires_at=now + ttl,
+                    )
+                return Claim(row.pk, row.runs)
+            except IntegrityError:
+                continue  # another caller inserted it first: read what it holds
         expired = row.expires_at <= now
         lock_fresh = row.locked_at is not None and row.locked_at > now - timedelta(
             seconds=settings.IDEMPOTENCY_LOCK_TIMEOUT_SECONDS

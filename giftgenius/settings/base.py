@@ -62,6 +62,8 @@ MIDDLEWARE = [
 ROOT_URLCONF = "giftgenius.urls"
 WSGI_APPLICATION = None
 ASGI_APPLICATION = "giftgenius.asgi.application"
+# Threads serving Django requests in each app process (see giftgenius/asgi.py).
+DJANGO_THREADS = int(os.environ.get("DJANGO_THREADS", "8"))
 
 TEMPLATES = [
     {
@@ -79,14 +81,23 @@ TEMPLATES = [
     },
 ]
 
+# Each Django thread keeps its connection between requests (opening one costs more than a
+# whole simple tool call); health checks drop connections the database has closed.
+CONN_MAX_AGE = int(os.environ.get("CONN_MAX_AGE", "300"))
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+    DATABASES = {
+        "default": dj_database_url.parse(
+            DATABASE_URL, conn_max_age=CONN_MAX_AGE, conn_health_checks=True
+        )
+    }
 else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": Path(os.environ.get("SQLITE_PATH", BASE_DIR / "var" / "giftgenius.sqlite3")),
+            "CONN_MAX_AGE": CONN_MAX_AGE,
+            "CONN_HEALTH_CHECKS": True,
             "OPTIONS": {
                 # WAL lets readers run beside the single writer; IMMEDIATE takes the write lock
                 # at BEGIN so concurrent writers queue instead of failing with "locked".
@@ -216,15 +227,23 @@ LOGGING = {
         "django": {"handlers": ["console"], "level": "WARNING"},
     },
 }
-UPSTREAM_RETRY_WAIT_JITTER_SECONDS = float(os.environ.get("UPSTREAM_RETRY_WAIT_JITTER_SECONDS", "0.1"))
+UPSTREAM_RETRY_WAIT_JITTER_SECONDS = float(
+    os.environ.get("UPSTREAM_RETRY_WAIT_JITTER_SECONDS", "0.1")
+)
 # --- Payments (checkout.payments) ---
 # Dotted path of the provider class; the built-in simulator (its own ledger DB) by default.
-PAYMENT_PROVIDER = os.environ.get("PAYMENT_PROVIDER", "checkout.payments.simulator.SimulatedProvider")
+PAYMENT_PROVIDER = os.environ.get(
+    "PAYMENT_PROVIDER", "checkout.payments.simulator.SimulatedProvider"
+)
 # Provider retries (stamina, one layer: checkout.payments.gateway), always with the same key.
 PAYMENT_RETRY_ATTEMPTS = int(os.environ.get("PAYMENT_RETRY_ATTEMPTS", "3"))
 PAYMENT_RETRY_DEADLINE_SECONDS = float(os.environ.get("PAYMENT_RETRY_DEADLINE_SECONDS", "5.0"))
-PAYMENT_RETRY_WAIT_INITIAL_SECONDS = float(os.environ.get("PAYMENT_RETRY_WAIT_INITIAL_SECONDS", "0.1"))
+PAYMENT_RETRY_WAIT_INITIAL_SECONDS = float(
+    os.environ.get("PAYMENT_RETRY_WAIT_INITIAL_SECONDS", "0.1")
+)
 PAYMENT_RETRY_WAIT_MAX_SECONDS = float(os.environ.get("PAYMENT_RETRY_WAIT_MAX_SECONDS", "1.0"))
-PAYMENT_RETRY_WAIT_JITTER_SECONDS = float(os.environ.get("PAYMENT_RETRY_WAIT_JITTER_SECONDS", "0.1"))
+PAYMENT_RETRY_WAIT_JITTER_SECONDS = float(
+    os.environ.get("PAYMENT_RETRY_WAIT_JITTER_SECONDS", "0.1")
+)
 # pm_card_pending: seconds before a pending simulated charge settles (on the next read after it).
 SIMULATOR_PENDING_SETTLE_SECONDS = float(os.environ.get("SIMULATOR_PENDING_SETTLE_SECONDS", "0"))

@@ -3,6 +3,11 @@
 from .base import *  # noqa: F403
 from .base import BASE_DIR, DATABASES
 
+# Live-server threads must not keep connections open past a test: the test databases are
+# flushed and finally dropped, which open connections would block on PostgreSQL.
+for _alias in DATABASES.values():
+    _alias["CONN_MAX_AGE"] = 0
+
 DEBUG = False
 FAULT_INJECTION_ENABLED = True
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
