@@ -214,15 +214,8 @@ def prepare_order(
             started_at=started,
         )
     checkpoint(order.pk, SagaStepName.CREATE_ORDER, SagaStepStatus.SUCCEEDED)
-    if not reserve_items(order=order, correlation_id=correlation_id):
-        compensation.compensate(
-            order_id=order.pk,
-            failure_code="OUT_OF_STOCK",
-            final_status=OrderStatus.FAILED,
-            correlation_id=correlation_id,
-        )
-        return SagaOutcome(_fresh(order.pk), "OUT_OF_STOCK")
-    return Prepared(_fresh(order.pk), token)
+    sold_out = _reserve_or_compensate(order=order, correlation_id=correlation_id)
+    return sold_out or Prepared(_fresh(order.pk), token)
 
 
 def reserve_items(*, order: Order, correlation_id: str) -> bool:
@@ -309,14 +302,9 @@ def run_checkout(*, order: Order, correlation_id: str) -> SagaOutcome:
         if not restarted:
             return SagaOutcome(_fresh(order.pk))
         order = _fresh(order.pk)
-        if not reserve_items(order=order, correlation_id=correlation_id):
-            compensation.compensate(
-                order_id=order.pk,
-                failure_code="OUT_OF_STOCK",
-                final_status=OrderStatus.FAILED,
-                correlation_id=correlation_id,
-            )
-            return SagaOutcome(_fresh(order.pk), "OUT_OF_STOCK")
+        sold_out = _reserve_or_compensate(order=order, correlation_id=correlation_id)
+        if sold_out:
+            return sold_out
     else:
         claimed = Order.objects.filter(
             pk=order.pk,
@@ -585,3 +573,16 @@ def reconcile_payment(*, order: Order, payment: Payment, correlation_id: str) ->
     return apply_charge_outcome(
         order=order, payment=payment, outcome=outcome, step=None, correlation_id=correlation_id
     )
+
+
+def _reserve_or_compensate(*, order: Order, correlation_id: str) -> SagaOutcome | None:
+    """Hold the stock; when there is none, compensate and say the order failed OUT_OF_STOCK."""
+    if reserve_items(order=order, correlation_id=correlation_id):
+        return None
+    compensation.compensate(
+        order_id=order.pk,
+        failure_code="OUT_OF_STOCK",
+        final_status=OrderStatus.FAILED,
+        correlation_id=correlation_id,
+    )
+    return SagaOutcome(_fresh(order.pk), "OUT_OF_STOCK")
