@@ -18,9 +18,15 @@ class OrderStatus(models.TextChoices):
 
 class Order(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="orders")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="orders"
+    )
     workflow = models.ForeignKey(
-        "giftgenius.WorkflowContext", null=True, blank=True, on_delete=models.SET_NULL, related_name="orders"
+        "giftgenius.WorkflowContext",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="orders",
     )
     status = models.CharField(max_length=20, choices=OrderStatus.choices, default=OrderStatus.DRAFT)
     amount = models.DecimalField(max_digits=10, decimal_places=2)
@@ -59,7 +65,7 @@ class OrderLine(models.Model):
     quantity = models.PositiveIntegerField(default=1)
 
     def __str__(self) -> str:
-        return f"{self.quantity} × {self.sku}"
+        return f"{self.quantity} x {self.sku}"
 
 
 class ReservationStatus(models.TextChoices):
@@ -73,9 +79,13 @@ class Reservation(models.Model):
     """A stock hold: units are taken from Product.stock while held and returned on release."""
 
     order = models.ForeignKey(Order, on_delete=models.CASCADE, related_name="reservations")
-    product = models.ForeignKey("giftgenius.Product", on_delete=models.PROTECT, related_name="reservations")
+    product = models.ForeignKey(
+        "giftgenius.Product", on_delete=models.PROTECT, related_name="reservations"
+    )
     quantity = models.PositiveIntegerField(default=1)
-    status = models.CharField(max_length=12, choices=ReservationStatus.choices, default=ReservationStatus.HELD)
+    status = models.CharField(
+        max_length=12, choices=ReservationStatus.choices, default=ReservationStatus.HELD
+    )
     expires_at = models.DateTimeField(db_index=True)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     released_at = models.DateTimeField(null=True, blank=True)
@@ -84,7 +94,7 @@ class Reservation(models.Model):
         indexes = [models.Index(fields=["status", "expires_at"])]
 
     def __str__(self) -> str:
-        return f"hold {self.quantity} × {self.product_id} ({self.status})"
+        return f"hold {self.quantity} x {self.product_id} ({self.status})"
 
 
 class PaymentStatus(models.TextChoices):
@@ -98,11 +108,15 @@ class PaymentStatus(models.TextChoices):
 class Payment(models.Model):
     order = models.ForeignKey(Order, on_delete=models.PROTECT, related_name="payments")
     provider_idempotency_key = models.CharField(max_length=100, unique=True)
-    attempt = models.PositiveSmallIntegerField(default=1, help_text="The order's saga run that made it.")
+    attempt = models.PositiveSmallIntegerField(
+        default=1, help_text="The order's saga run that made it."
+    )
     provider_charge_id = models.CharField(max_length=64, blank=True, db_index=True)
     amount = models.DecimalField(max_digits=10, decimal_places=2)
     currency = models.CharField(max_length=3)
-    status = models.CharField(max_length=12, choices=PaymentStatus.choices, default=PaymentStatus.PENDING)
+    status = models.CharField(
+        max_length=12, choices=PaymentStatus.choices, default=PaymentStatus.PENDING
+    )
     refunded_amount = models.DecimalField(max_digits=10, decimal_places=2, default=0)
     provider_refund_id = models.CharField(max_length=64, blank=True)
     error_code = models.CharField(max_length=64, blank=True)
@@ -137,7 +151,9 @@ class IdempotencyKey(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["principal", "tool", "key"], name="idempotency_key_scope")
+            models.UniqueConstraint(
+                fields=["principal", "tool", "key"], name="idempotency_key_scope"
+            )
         ]
 
     def __str__(self) -> str:

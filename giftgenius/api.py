@@ -35,7 +35,10 @@ class GiftGeniusAPI(NinjaAPI):
             for model in (spec.input_model, spec.output_model):
                 schemas.update(component_schemas(model))
         schemas["ToolError"] = ERROR_SCHEMA
-        components.setdefault("securitySchemes", {})["bearerAuth"] = {"type": "http", "scheme": "bearer"}
+        components.setdefault("securitySchemes", {})["bearerAuth"] = {
+            "type": "http",
+            "scheme": "bearer",
+        }
         return schema
 
 
@@ -49,7 +52,10 @@ ERROR_SCHEMA: dict[str, Any] = {
             "required": ["code", "error_type", "message", "retryable"],
             "properties": {
                 "code": {"type": "string", "enum": sorted(ERROR_CATALOG)},
-                "error_type": {"type": "string", "enum": ["validation", "business", "conflict", "upstream", "platform"]},
+                "error_type": {
+                    "type": "string",
+                    "enum": ["validation", "business", "conflict", "upstream", "platform"],
+                },
                 "message": {"type": "string"},
                 "retryable": {"type": "boolean"},
                 "field": {"type": "string"},
@@ -74,7 +80,9 @@ def component_schemas(model: type[BaseModel]) -> dict[str, Any]:
 
 def render(outcome: ToolOutcome) -> HttpResponse:
     """The JSON body is rebuilt identically from (body, meta), so a replay is byte-for-byte."""
-    payload = json.dumps({**outcome.body, "_meta": outcome.meta}, ensure_ascii=False, separators=(",", ":"))
+    payload = json.dumps(
+        {**outcome.body, "_meta": outcome.meta}, ensure_ascii=False, separators=(",", ":")
+    )
     response = HttpResponse(payload, status=outcome.http_status, content_type="application/json")
     response["X-Correlation-ID"] = outcome.correlation_id
     if outcome.replayed:
@@ -101,7 +109,15 @@ def tool_view(spec: ToolSpec):
         try:
             arguments = _parse_body(request)
         except ToolError as exc:
-            return render(ToolOutcome(spec.name, error_body(exc), {"correlation_id": correlation_id}, exc.spec.http_status, correlation_id))
+            return render(
+                ToolOutcome(
+                    spec.name,
+                    error_body(exc),
+                    {"correlation_id": correlation_id},
+                    exc.spec.http_status,
+                    correlation_id,
+                )
+            )
         outcome = execute_tool(
             name=spec.name,
             arguments=arguments,
@@ -121,7 +137,9 @@ def _error_responses() -> dict[str, Any]:
     statuses = sorted({spec.http_status for spec in ERROR_CATALOG.values()})
     content = {"application/json": {"schema": {"$ref": REF.format(model="ToolError")}}}
     # Integer keys, like Ninja's own, so they merge with (not duplicate) the generated responses.
-    return {status: {"description": "Error (see error.code)", "content": content} for status in statuses}
+    return {
+        status: {"description": "Error (see error.code)", "content": content} for status in statuses
+    }
 
 
 def build_api() -> GiftGeniusAPI:
@@ -144,13 +162,19 @@ def build_api() -> GiftGeniusAPI:
             openapi_extra={
                 "requestBody": {
                     "required": True,
-                    "content": {"application/json": {"schema": {"$ref": REF.format(model=spec.input_model.__name__)}}},
+                    "content": {
+                        "application/json": {
+                            "schema": {"$ref": REF.format(model=spec.input_model.__name__)}
+                        }
+                    },
                 },
                 "responses": {
                     200: {
                         "description": "Success",
                         "content": {
-                            "application/json": {"schema": {"$ref": REF.format(model=spec.output_model.__name__)}}
+                            "application/json": {
+                                "schema": {"$ref": REF.format(model=spec.output_model.__name__)}
+                            }
                         },
                     },
                     **_error_responses(),

@@ -15,8 +15,8 @@ import os
 from collections.abc import AsyncIterator
 
 import django
-from django.apps import apps
 from a2wsgi import WSGIMiddleware
+from django.apps import apps
 from django.conf import settings
 from django.core.handlers.wsgi import WSGIHandler
 from starlette.applications import Starlette

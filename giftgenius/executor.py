@@ -91,9 +91,13 @@ def execute_tool(
                     expected="a bearer token issued by `manage.py create_api_token`",
                 )
             if workflow_id:
-                _guard_loop(principal=principal, tool=name, workflow_id=workflow_id, guard_print=guard_print)
+                _guard_loop(
+                    principal=principal, tool=name, workflow_id=workflow_id, guard_print=guard_print
+                )
             args = validate_arguments(spec.input_model, arguments)
-            context = ToolContext(principal=principal, correlation_id=cid, transport=transport, locale=locale)
+            context = ToolContext(
+                principal=principal, correlation_id=cid, transport=transport, locale=locale
+            )
             if spec.takes_workflow and getattr(args, "workflow_id", None):
                 context.workflow = _load_workflow(principal, args.workflow_id)
                 if not spec.requires_idempotency_key:  # keyed tools: a stored result replays first
@@ -139,7 +143,9 @@ def _run(spec: ToolSpec, args: Any, context: ToolContext) -> ToolOutcome:
             _check_gate(spec, context.workflow)  # after run_idempotent found nothing to replay
         result = spec.handler(context, args)
     except ToolError as exc:
-        return ToolOutcome(spec.name, error_body(exc), {}, exc.spec.http_status, context.correlation_id)
+        return ToolOutcome(
+            spec.name, error_body(exc), {}, exc.spec.http_status, context.correlation_id
+        )
     body = {"ok": True, **result.data.model_dump(mode="json", exclude={"ok"})}
     return ToolOutcome(spec.name, body, dict(result.meta), 200, context.correlation_id)
 
@@ -184,7 +190,9 @@ def _check_gate(spec: ToolSpec, workflow: WorkflowContext) -> None:
     )
 
 
-def _guard_loop(*, principal: AbstractBaseUser, tool: str, workflow_id: uuid.UUID, guard_print: str) -> None:
+def _guard_loop(
+    *, principal: AbstractBaseUser, tool: str, workflow_id: uuid.UUID, guard_print: str
+) -> None:
     since = timezone.now() - timedelta(seconds=settings.LOOP_GUARD_WINDOW_SECONDS)
     failures = ToolCallLog.objects.filter(
         principal=principal_label(principal),
@@ -229,7 +237,9 @@ def _record(
         "step_id": step_id or None,
         "status": str(status),
         "error_code": error.get("code"),
-        "idempotency_key": key[:200] if isinstance(key, str) else None,  # an invalid key may be longer
+        "idempotency_key": key[:200]
+        if isinstance(key, str)
+        else None,  # an invalid key may be longer
         "correlation_id": outcome.correlation_id,
         "duration_ms": round(duration_ms, 2),
         "replayed": outcome.replayed,

@@ -32,7 +32,9 @@ class Product(models.Model):
     class Meta:
         ordering = ["sku"]
         constraints = [
-            models.CheckConstraint(condition=models.Q(stock__gte=0), name="product_stock_not_negative"),
+            models.CheckConstraint(
+                condition=models.Q(stock__gte=0), name="product_stock_not_negative"
+            ),
             models.CheckConstraint(condition=models.Q(price__gt=0), name="product_price_positive"),
         ]
         indexes = [models.Index(fields=["active", "currency", "price"])]
@@ -49,7 +51,9 @@ class WorkflowContext(models.Model):
     """The single source of truth for where one gift conversation is."""
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="workflows")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="workflows"
+    )
     current_step = models.CharField(max_length=20, choices=Step.choices, default=Step.BRIEF)
     visited_steps = models.JSONField(default=list)
     brief = models.JSONField(default=dict, blank=True)
@@ -75,7 +79,9 @@ class WorkflowContext(models.Model):
 class ApiToken(models.Model):
     """A bearer token for REST clients; only its SHA-256 digest is stored."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
     digest = models.CharField(max_length=64, unique=True)
     prefix = models.CharField(max_length=8, help_text="First characters, to tell tokens apart.")
     created_at = models.DateTimeField(default=timezone.now, editable=False)

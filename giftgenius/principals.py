@@ -10,7 +10,7 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from giftgenius.models import ApiToken
 
-TOKEN_PREFIX = "gg_"
+TOKEN_PREFIX = "gg_"  # noqa: S105 (a visible prefix, not a secret)
 CHATGPT_USERNAME_PREFIX = "chatgpt-"
 
 

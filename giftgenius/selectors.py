@@ -57,7 +57,9 @@ def rank_gifts(candidates: list[CatalogItem], brief: Brief, *, limit: int) -> li
     hints = set(RELATIONSHIP_HINTS.get(brief.relationship, ()))
     ranked = []
     for item in candidates:
-        if not (_in_budget(item, brief.budget_min, brief.budget_max) and _fits_age(item, brief.age)):
+        if not (
+            _in_budget(item, brief.budget_min, brief.budget_max) and _fits_age(item, brief.age)
+        ):
             continue
         hits = _interest_hits(item, brief.interests)
         if not hits:
@@ -82,7 +84,9 @@ class EmptyResultAdvice:
 
 def explain_no_results(candidates: list[CatalogItem], brief: Brief) -> EmptyResultAdvice:
     """Why nothing matched, and concrete changes to the brief that would find gifts."""
-    interest_items = [i for i in candidates if _interest_hits(i, brief.interests) and _fits_age(i, brief.age)]
+    interest_items = [
+        i for i in candidates if _interest_hits(i, brief.interests) and _fits_age(i, brief.age)
+    ]
     suggestions: list[dict] = []
     currency = candidates[0].currency if candidates else ""
 
@@ -138,7 +142,9 @@ def explain_no_results(candidates: list[CatalogItem], brief: Brief) -> EmptyResu
                     "message": f"leave out age to get {len(without_age)} matches",
                 }
             )
-    popular = _popular_tags([i for i in in_budget if _fits_age(i, brief.age)], exclude=set(brief.interests))
+    popular = _popular_tags(
+        [i for i in in_budget if _fits_age(i, brief.age)], exclude=set(brief.interests)
+    )
     if popular:
         found = sum(1 for i in in_budget if _fits_age(i, brief.age) and set(popular) & set(i.tags))
         suggestions.append(

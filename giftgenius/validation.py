@@ -83,8 +83,16 @@ def describe(schema: dict[str, Any]) -> str:
     if allowed:
         return "one of " + ", ".join(repr(v) for v in allowed)
     kind = schema.get("type", "value")
-    parts = [{"integer": "an integer", "number": "a number", "string": "a string", "array": "a list",
-              "boolean": "true or false", "object": "an object"}.get(kind, kind)]
+    parts = [
+        {
+            "integer": "an integer",
+            "number": "a number",
+            "string": "a string",
+            "array": "a list",
+            "boolean": "true or false",
+            "object": "an object",
+        }.get(kind, kind)
+    ]
     if schema.get("format") == "uuid":
         parts = ["a UUID string"]
     bounds = [
@@ -95,9 +103,13 @@ def describe(schema: dict[str, Any]) -> str:
     ]
     parts += [f"{op} {value}" for op, value in bounds if value is not None]
     if "minLength" in schema or "maxLength" in schema:
-        parts.append(f"{schema.get('minLength', 0)}–{schema.get('maxLength', '…')} characters")
+        parts.append(
+            f"{schema.get('minLength', 0)} to {schema.get('maxLength', 'any number of')} characters"
+        )
     if "minItems" in schema or "maxItems" in schema:
-        parts.append(f"{schema.get('minItems', 0)}–{schema.get('maxItems', '…')} items")
+        parts.append(
+            f"{schema.get('minItems', 0)} to {schema.get('maxItems', 'any number of')} items"
+        )
     if "pattern" in schema:
         parts.append(f"matching {schema['pattern']}")
     if schema.get("description"):

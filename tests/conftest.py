@@ -21,7 +21,9 @@ _skipped_postgres_tests: list[str] = []
 
 
 def pytest_collection_modifyitems(config, items):
-    skip = pytest.mark.skip(reason="needs PostgreSQL (row locks, real concurrency); run with DATABASE_URL")
+    skip = pytest.mark.skip(
+        reason="needs PostgreSQL (row locks, real concurrency); run with DATABASE_URL"
+    )
     for item in items:
         if "postgres" in item.keywords and not ON_POSTGRES:
             item.add_marker(skip)
@@ -34,8 +36,12 @@ def pytest_runtest_logreport(report):
 
 def pytest_sessionfinish(session, exitstatus):
     # CI sets REQUIRE_POSTGRES_TESTS=1 on its PostgreSQL run: a skipped PG test is then a failure.
-    if os.environ.get("REQUIRE_POSTGRES_TESTS") == "1" and (_skipped_postgres_tests or not ON_POSTGRES):
-        print(f"\nPostgreSQL tests did not run here ({len(_skipped_postgres_tests)} skipped): failing.")
+    if os.environ.get("REQUIRE_POSTGRES_TESTS") == "1" and (
+        _skipped_postgres_tests or not ON_POSTGRES
+    ):
+        print(
+            f"\nPostgreSQL tests did not run here ({len(_skipped_postgres_tests)} skipped): failing."
+        )
         session.exitstatus = 1
 
 
@@ -60,8 +66,12 @@ class ToolClient:
 
     def call(self, name: str, arguments: Any = None, /, **headers: str) -> ToolResponse:
         body = json.dumps({} if arguments is None else arguments)
-        response = self.client.post(f"/api/tools/{name}", data=body, content_type="application/json", **headers)
-        return ToolResponse(response.status_code, json.loads(response.content), response.content, response)
+        response = self.client.post(
+            f"/api/tools/{name}", data=body, content_type="application/json", **headers
+        )
+        return ToolResponse(
+            response.status_code, json.loads(response.content), response.content, response
+        )
 
 
 @pytest.fixture

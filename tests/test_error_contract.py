@@ -23,7 +23,9 @@ def repaired(arguments: dict, error: dict) -> dict:
         fixed[head] = list(fixed[head])
         fixed[head][int(index)] = error["example"]
     else:
-        fixed[field] = error["example"] if error.get("example") is not None else error["allowed_values"][0]
+        fixed[field] = (
+            error["example"] if error.get("example") is not None else error["allowed_values"][0]
+        )
     return fixed
 
 
@@ -44,13 +46,15 @@ MALFORMED = [
 
 
 @pytest.mark.parametrize(("case", "arguments", "field"), MALFORMED, ids=[m[0] for m in MALFORMED])
-def test_malformed_suggest_gifts_names_the_field_and_can_be_repaired_in_one_step(api, case, arguments, field):
+def test_malformed_suggest_gifts_names_the_field_and_can_be_repaired_in_one_step(
+    api, case, arguments, field
+):
     workflow_id = start(api)
     arguments = {"workflow_id": workflow_id, **arguments}
     response = api.call("suggest_gifts", arguments)
     assert response.status == 422, response.body
     error = response.error
-    assert CONTRACT_KEYS <= error.keys()
+    assert error.keys() >= CONTRACT_KEYS
     assert error["code"] == "VALIDATION_ERROR"
     assert error["error_type"] == "validation"
     assert error["retryable"] is False
@@ -83,7 +87,8 @@ def test_search_category_lists_the_categories(api):
 def test_several_bad_fields_report_the_first_and_list_the_others(api):
     workflow_id = start(api)
     error = api.call(
-        "suggest_gifts", {"workflow_id": workflow_id, **BRIEF, "relationship": "boss", "age": -1, "limit": 0}
+        "suggest_gifts",
+        {"workflow_id": workflow_id, **BRIEF, "relationship": "boss", "age": -1, "limit": 0},
     ).error
     assert error["field"] == "relationship"
     assert set(error["details"]["other_invalid_fields"]) == {"age", "limit"}
@@ -97,7 +102,9 @@ def test_invalid_workflow_id_format(api):
 
 
 def test_body_that_is_not_json(api):
-    response = api.client.post("/api/tools/get_workflow", data="{oops", content_type="application/json")
+    response = api.client.post(
+        "/api/tools/get_workflow", data="{oops", content_type="application/json"
+    )
     body = json.loads(response.content)
     assert response.status_code == 400
     assert body["error"]["code"] == "INVALID_JSON"
@@ -115,17 +122,31 @@ def test_unexpected_exception_becomes_internal_error_without_internals(api, monk
     spec = registry.REGISTRY["get_workflow"]
 
     def explode(context, args):
-        raise RuntimeError("SELECT * FROM secret_table at /srv/app/giftgenius/tools.py password=hunter2")
+        raise RuntimeError(
+            "SELECT * FROM secret_table at /srv/app/giftgenius/tools.py password=hunter2"
+        )
 
-    monkeypatch.setitem(registry.REGISTRY, "get_workflow", type(spec)(**{**spec.__dict__, "handler": explode}))
+    monkeypatch.setitem(
+        registry.REGISTRY, "get_workflow", type(spec)(**{**spec.__dict__, "handler": explode})
+    )
     workflow_id = start(api)
-    response = api.call("get_workflow", {"workflow_id": workflow_id}, HTTP_X_CORRELATION_ID="corr-123")
+    response = api.call(
+        "get_workflow", {"workflow_id": workflow_id}, HTTP_X_CORRELATION_ID="corr-123"
+    )
     assert response.status == 500
     error = response.error
     assert error["code"] == "INTERNAL_ERROR"
     assert error["details"]["correlation_id"] == "corr-123"
     text = response.raw.decode()
-    for leak in ("SELECT", "secret_table", "/srv/", "tools.py", "hunter2", "RuntimeError", "Traceback"):
+    for leak in (
+        "SELECT",
+        "secret_table",
+        "/srv/",
+        "tools.py",
+        "hunter2",
+        "RuntimeError",
+        "Traceback",
+    ):
         assert leak not in text
 
 

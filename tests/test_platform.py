@@ -68,7 +68,9 @@ def test_correlation_id_is_taken_from_the_request_and_echoed(api):
     response = api.call("start_gift_workflow", {}, HTTP_X_CORRELATION_ID="abc-123")
     assert response.headers["X-Correlation-ID"] == "abc-123"
     assert response.body["_meta"]["correlation_id"] == "abc-123"
-    minted = api.call("start_gift_workflow", {}, HTTP_X_CORRELATION_ID="bad id with spaces <script>")
+    minted = api.call(
+        "start_gift_workflow", {}, HTTP_X_CORRELATION_ID="bad id with spaces <script>"
+    )
     assert minted.body["_meta"]["correlation_id"] != "bad id with spaces <script>"
     assert len(minted.body["_meta"]["correlation_id"]) == 32
 
@@ -77,7 +79,9 @@ def test_one_structured_json_log_line_per_tool_call(api, caplog, demo_catalog):
     workflow_id = start(api)
     caplog.clear()
     with caplog.at_level(logging.INFO, logger="giftgenius.tools"):
-        api.call("suggest_gifts", {"workflow_id": workflow_id, **BRIEF}, HTTP_X_CORRELATION_ID="log-1")
+        api.call(
+            "suggest_gifts", {"workflow_id": workflow_id, **BRIEF}, HTTP_X_CORRELATION_ID="log-1"
+        )
     lines = [json.loads(r.getMessage()) for r in caplog.records if r.name == "giftgenius.tools"]
     assert len(lines) == 1
     line = lines[0]
@@ -143,8 +147,15 @@ def test_query_count_is_constant_whatever_the_catalog_size(api, demo_catalog):
     small_get = _queries_for(lambda: api.call("get_workflow", {"workflow_id": workflow_id}))
     template = Product.objects.get(sku="GG-TEST-LAST3")
     Product.objects.bulk_create(
-        Product(sku=f"GG-EXTRA-{i:04d}", name=f"Extra coffee mug {i}", description="coffee", category="kitchen",
-                tags=["coffee"], price=template.price, stock=5)
+        Product(
+            sku=f"GG-EXTRA-{i:04d}",
+            name=f"Extra coffee mug {i}",
+            description="coffee",
+            category="kitchen",
+            tags=["coffee"],
+            price=template.price,
+            stock=5,
+        )
         for i in range(600)
     )
     assert _queries_for(lambda: suggest(api, workflow_id)) == small_suggest
@@ -167,7 +178,11 @@ def test_production_settings_pass_check_deploy():
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # set by the browser tests for their own process
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -176,7 +191,12 @@ def test_production_settings_require_a_secret_key():
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "giftgenius.settings.production"}
     env.pop("SECRET_KEY", None)
     result = subprocess.run(
-        [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode != 0
     assert "SECRET_KEY" in result.stderr

@@ -27,7 +27,10 @@ def test_timeouts_then_success(api):
     assert ToolCallLog.objects.get(tool="search_products").upstream_retries == 1
 
 
-@pytest.mark.parametrize(("fault", "code", "status"), [("503", "UPSTREAM_UNAVAILABLE", 503), ("timeout", "UPSTREAM_TIMEOUT", 504)])
+@pytest.mark.parametrize(
+    ("fault", "code", "status"),
+    [("503", "UPSTREAM_UNAVAILABLE", 503), ("timeout", "UPSTREAM_TIMEOUT", 504)],
+)
 def test_exhausted_retries_give_a_retryable_upstream_error(api, fault, code, status):
     response = api.call("search_products", SEARCH, HTTP_X_FAULT_INJECT=f"catalog={fault}")
     assert response.status == status
@@ -40,9 +43,13 @@ def test_exhausted_retries_give_a_retryable_upstream_error(api, fault, code, sta
 
 def test_retry_attempts_are_bounded_by_settings(api):
     with override_settings(UPSTREAM_RETRY_ATTEMPTS=5):
-        assert api.call("search_products", SEARCH, HTTP_X_FAULT_INJECT="catalog=503x4").status == 200
+        assert (
+            api.call("search_products", SEARCH, HTTP_X_FAULT_INJECT="catalog=503x4").status == 200
+        )
     with override_settings(UPSTREAM_RETRY_ATTEMPTS=2):
-        assert api.call("search_products", SEARCH, HTTP_X_FAULT_INJECT="catalog=503x2").status == 503
+        assert (
+            api.call("search_products", SEARCH, HTTP_X_FAULT_INJECT="catalog=503x2").status == 503
+        )
 
 
 def test_a_rejection_is_never_retried(api):
@@ -55,7 +62,14 @@ def test_a_rejection_is_never_retried(api):
 
 def test_suggest_gifts_goes_through_the_same_adapter(api):
     workflow_id = api.call("start_gift_workflow", {}).body["workflow_id"]
-    brief = {"workflow_id": workflow_id, "relationship": "friend", "interests": ["coffee"], "budget_min": 10, "budget_max": 60, "currency": "USD"}
+    brief = {
+        "workflow_id": workflow_id,
+        "relationship": "friend",
+        "interests": ["coffee"],
+        "budget_min": 10,
+        "budget_max": 60,
+        "currency": "USD",
+    }
     failed = api.call("suggest_gifts", brief, HTTP_X_FAULT_INJECT="catalog=503")
     assert failed.error["code"] == "UPSTREAM_UNAVAILABLE"
     assert api.call("suggest_gifts", brief).status == 200

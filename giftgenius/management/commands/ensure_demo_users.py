@@ -15,16 +15,22 @@ class Command(BaseCommand):
         users = get_user_model().objects
         demo_password = os.environ.get("DEMO_PASSWORD", "demo")
         admin_password = os.environ.get("ADMIN_PASSWORD", "admin")
-        demo, _ = users.get_or_create(username=DEMO_USERNAME, defaults={"email": "demo@example.com"})
+        demo, _ = users.get_or_create(
+            username=DEMO_USERNAME, defaults={"email": "demo@example.com"}
+        )
         demo.is_staff = True
         demo.first_name, demo.last_name = "Demo", "Buyer"
         demo.set_password(demo_password)
         demo.save()
-        admin, _ = users.get_or_create(username=ADMIN_USERNAME, defaults={"email": "admin@example.com"})
+        admin, _ = users.get_or_create(
+            username=ADMIN_USERNAME, defaults={"email": "admin@example.com"}
+        )
         admin.is_staff = admin.is_superuser = True
         admin.set_password(admin_password)
         admin.save()
-        rollback = Permission.objects.filter(codename="rollback_order", content_type__app_label="checkout").first()
+        rollback = Permission.objects.filter(
+            codename="rollback_order", content_type__app_label="checkout"
+        ).first()
         if rollback:
             admin.user_permissions.add(rollback)
         self.stdout.write(
