@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from giftgenius import metrics_views, views
 from giftgenius.api import build_api
@@ -13,4 +14,6 @@ urlpatterns = [
     path("api/", api.urls),
     path("admin/", admin.site.urls),
     path("", include("widget.urls")),
+    # The front door is the QA preview (staff log in first); ChatGPT itself talks to /mcp.
+    path("", RedirectView.as_view(pattern_name="widget:preview"), name="home"),
 ]

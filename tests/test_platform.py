@@ -200,3 +200,9 @@ def test_production_settings_require_a_secret_key():
     )
     assert result.returncode != 0
     assert "SECRET_KEY" in result.stderr
+
+
+def test_the_front_door_leads_to_the_preview(db):
+    response = Client(SERVER_NAME="127.0.0.1").get("/")
+    assert response.status_code == 302
+    assert response["Location"] == "/preview/"
