@@ -1,0 +1,59 @@
+"""A fresh PostgreSQL deployment migrates every table, the payment ledger's included.
+
+In production both database aliases name one PostgreSQL database and share its
+django_migrations table, so this is checked on a real fresh database, the README's way.
+"""
+
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import psycopg
+import pytest
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.postgres
+def test_readme_migrate_commands_create_the_ledger_tables_on_one_postgres_database():
+    params = connection.settings_dict
+    name = f"giftgenius_deploy_{uuid.uuid4().hex[:8]}"
+    server = f"postgres://{params['USER']}@{params['HOST']}:{params['PORT'] or 5432}"
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        env = {
+            **os.environ,
+            "DATABASE_URL": f"{server}/{name}",
+            "DJANGO_SETTINGS_MODULE": "giftgenius.settings.dev",
+        }
+        for args in (
+            ["migrate", "--noinput"],
+            ["migrate", "--database", "payment_ledger", "--noinput"],
+        ):
+            subprocess.run(
+                [sys.executable, "manage.py", *args],
+                cwd=ROOT,
+                env=env,
+                check=True,
+                capture_output=True,
+            )
+        with psycopg.connect(f"{server}/{name}") as db:
+            tables = {
+                row[0]
+                for row in db.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+            }
+        for table in (
+            "checkout_simulatedcharge",
+            "checkout_simulatedrefund",
+            "checkout_simulatedchargerequest",
+            "checkout_order",
+            "giftgenius_product",
+        ):
+            assert table in tables
+    finally:
+        with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
