@@ -19,7 +19,8 @@ from giftgenius.registry import REGISTRY
 from tests.helpers import BRIEF
 from tests.live_server import McpTestClient
 from widget import mcp_server
-from widget.mcp_server import WIDGET_URI, supported_locale, tool_result
+from widget.locale import normalize_locale
+from widget.mcp_server import WIDGET_URI, tool_result
 
 LIVE = pytest.mark.django_db(transaction=True, databases=["default", "payment_ledger"])
 TOOL_META_KEYS = {
@@ -441,7 +442,7 @@ def test_a_broken_fragment_renderer_does_not_hide_the_tools_outcome(live_url, mo
     ],
 )
 def test_supported_locale(tag, expected):
-    assert supported_locale(tag) == expected
+    assert normalize_locale(tag) == expected
 
 
 @pytest.fixture

@@ -32,16 +32,22 @@ def locale_or_default(tag: Any) -> str:
     return normalize_locale(tag) or DEFAULT_LANGUAGE
 
 
-def locale_from_request(request: Any) -> str:
-    """?locale= wins, then Accept-Language, then the language LocaleMiddleware picked."""
-    for candidate in (request.GET.get("locale"),):
-        if found := normalize_locale(candidate):
-            return found
-    accept = request.headers.get("Accept-Language", "")
-    for tag, _quality in parse_accept_lang_header(accept):
+def locale_from_accept_language(header: str | None) -> str | None:
+    """The first shipped language an Accept-Language header asks for, or None."""
+    for tag, _quality in parse_accept_lang_header(header or ""):
         if found := normalize_locale(tag):
             return found
-    return normalize_locale(getattr(request, "LANGUAGE_CODE", None)) or DEFAULT_LANGUAGE
+    return None
+
+
+def locale_from_request(request: Any) -> str:
+    """?locale= wins, then Accept-Language, then the language LocaleMiddleware picked."""
+    return (
+        normalize_locale(request.GET.get("locale"))
+        or locale_from_accept_language(request.headers.get("Accept-Language"))
+        or normalize_locale(getattr(request, "LANGUAGE_CODE", None))
+        or DEFAULT_LANGUAGE
+    )
 
 
 def html_lang(language: str) -> str:

@@ -20,7 +20,6 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.db import close_old_connections
-from django.utils.translation.trans_real import parse_accept_lang_header
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.resources import TextResource
 from mcp.server.transport_security import TransportSecuritySettings
@@ -33,6 +32,7 @@ from giftgenius.executor import ToolOutcome, error_body, execute_tool
 from giftgenius.observability import correlation_id_from, get_logger
 from giftgenius.principals import user_for_bearer_header, user_for_subject
 from giftgenius.registry import REGISTRY, ToolSpec
+from widget.locale import DEFAULT_LANGUAGE, locale_from_accept_language, normalize_locale
 
 log = get_logger("giftgenius.mcp")
 
@@ -119,31 +119,15 @@ class CallRequest:
     fault_plan: str | None
 
 
-def supported_locale(tag: Any) -> str | None:
-    """Map a BCP 47 tag ("pl-PL", "zh-CN", "uk") to one of settings.LANGUAGES, or None."""
-    if not isinstance(tag, str) or not tag.strip():
-        return None
-    primary = tag.strip().lower().replace("_", "-").split("-")[0]
-    if primary == "zh":  # the only Chinese we ship is Simplified
-        return "zh-hans" if "zh-hans" in _languages() else None
-    return primary if primary in _languages() else None
-
-
-@cache
-def _languages() -> frozenset[str]:
-    return frozenset(code for code, _name in settings.LANGUAGES)
-
-
 def locale_for(meta: dict[str, Any], headers: Any) -> str:
+    """The host's locale from the request _meta, else Accept-Language, else English."""
     for key in META_LOCALE:
-        if found := supported_locale(meta.get(key)):
+        if found := normalize_locale(meta.get(key)):
             return found
-    accept = headers.get("accept-language") if headers else None
-    if accept:
-        for tag, _quality in parse_accept_lang_header(accept):
-            if found := supported_locale(tag):
-                return found
-    return "en"
+    return (
+        locale_from_accept_language(headers.get("accept-language") if headers else None)
+        or DEFAULT_LANGUAGE
+    )
 
 
 def _string(value: Any) -> str | None:
