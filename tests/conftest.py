@@ -21,12 +21,13 @@ _skipped_postgres_tests: list[str] = []
 
 
 def pytest_collection_modifyitems(config, items):
-    skip = pytest.mark.skip(
-        reason="needs PostgreSQL (row locks, real concurrency); run with DATABASE_URL"
-    )
     for item in items:
-        if "postgres" in item.keywords and not ON_POSTGRES:
-            item.add_marker(skip)
+        marker = item.get_closest_marker("postgres")
+        if marker and not ON_POSTGRES:
+            why = marker.kwargs.get("reason", "row locks, real concurrency")
+            item.add_marker(
+                pytest.mark.skip(reason=f"needs PostgreSQL ({why}); run with DATABASE_URL")
+            )
 
 
 def pytest_runtest_logreport(report):

@@ -17,7 +17,7 @@ from django.db import connection
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.mark.postgres
+@pytest.mark.postgres(reason="both database aliases on one PostgreSQL database")
 def test_readme_migrate_commands_create_the_ledger_tables_on_one_postgres_database():
     params = connection.settings_dict
     name = f"giftgenius_deploy_{uuid.uuid4().hex[:8]}"
