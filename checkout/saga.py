@@ -507,7 +507,7 @@ def complete(*, order: Order, correlation_id: str) -> SagaOutcome:
             started_at=started,
             detail=""
             if done
-            else "The order had already been compensated; the charge is refunded.",
+            else "The order had already been closed; a capture it does not need is refunded.",
         )
     checkpoint(
         order.pk, SagaStepName.COMPLETE, SagaStepStatus.SUCCEEDED if done else SagaStepStatus.FAILED
@@ -516,11 +516,17 @@ def complete(*, order: Order, correlation_id: str) -> SagaOutcome:
         order.status = OrderStatus.COMPLETED
         return SagaOutcome(order)
     current = _fresh(order.pk)
+    if current.status == OrderStatus.COMPLETED:
+        # Completed meanwhile (a sweep or another process got there first): the order keeps
+        # the capture that paid for it; only a second capture, if any, is given back.
+        compensation.refund_payments(order=current, correlation_id=correlation_id, keep_first=True)
+        return SagaOutcome(_fresh(order.pk))
     compensation.compensate(
         order_id=order.pk,
         failure_code=current.failure_code,
         final_status=current.status,
         correlation_id=correlation_id,
+        expected_statuses=(),  # already closed: refund the late capture, close nothing
     )
     return SagaOutcome(_fresh(order.pk))
 

@@ -358,3 +358,57 @@ def test_every_saga_step_writes_one_structured_log_line(api):
         assert line["order_id"] == order_id and line["workflow_id"] == workflow_id
     assert [line["correlation_id"] for line in lines[2:]] == ["corr-123"] * 3
     assert lines[-1]["duration_ms"] >= 0
+
+
+def test_a_second_completion_of_a_completed_order_refunds_nothing(api):
+    """A late success (the saga's own, or a second sweeper's) after the order completed."""
+    product = make_product()
+    workflow_id = gift_selected(api, product)
+    order_id, token = prepared(api, workflow_id)
+    assert commit(api, workflow_id, order_id, token).body["status"] == "completed"
+    stock_after_sale = product.__class__.objects.get(pk=product.pk).stock
+
+    outcome = saga.complete(order=order_of(order_id), correlation_id="late-success")
+
+    assert outcome.order.status == OrderStatus.COMPLETED
+    assert SimulatedRefund.objects.count() == 0
+    assert Payment.objects.get(order_id=order_id).status == PaymentStatus.SUCCEEDED
+    assert Reservation.objects.get(order_id=order_id).status == ReservationStatus.CONFIRMED
+    assert product.__class__.objects.get(pk=product.pk).stock == stock_after_sale
+    assert WorkflowContext.objects.get(pk=workflow_id).current_step == "completed"
+    assert_books_balance(product, initial={product.pk: 5})
+
+
+def test_a_second_capture_on_a_completed_order_is_refunded_and_the_first_kept(api):
+    product = make_product()
+    workflow_id = gift_selected(api, product)
+    order_id, token = prepared(api, workflow_id)
+    assert commit(api, workflow_id, order_id, token).body["status"] == "completed"
+    order = order_of(order_id)
+    first = Payment.objects.get(order=order)
+    # A second attempt's charge that also went through (e.g. one still in flight at the provider).
+    extra_key = f"order-{order.pk}-charge-99"
+    extra = Payment.objects.create(
+        order=order,
+        provider_idempotency_key=extra_key,
+        amount=order.amount,
+        currency=order.currency,
+        attempt=99,
+    )
+    charged = gateway.charge(
+        amount=order.amount,
+        currency=order.currency,
+        payment_method_id="pm_card_visa",
+        idempotency_key=extra_key,
+        order_id=str(order.pk),
+    )
+    Payment.objects.filter(pk=extra.pk).update(
+        status=PaymentStatus.SUCCEEDED, provider_charge_id=charged.charge.id
+    )
+
+    saga.complete(order=order, correlation_id="late-second-capture")
+
+    assert Payment.objects.get(pk=first.pk).status == PaymentStatus.SUCCEEDED
+    assert Payment.objects.get(pk=extra.pk).status == PaymentStatus.REFUNDED
+    assert order_of(order_id).status == OrderStatus.COMPLETED
+    assert_books_balance(product, initial={product.pk: 5})
