@@ -345,8 +345,9 @@ def charge_card(*, order: Order, correlation_id: str) -> SagaOutcome:
             order_id=str(order.pk),
         )
     except ProviderError:
-        # The provider refused the request itself (4xx): nothing was charged.
-        outcome = ChargeOutcome(ChargeResult.NOT_CHARGED_UNAVAILABLE, None, None, 1)
+        # The provider refused the request itself (4xx): nothing was charged, and sending the
+        # same request again cannot help, so this failure is not retryable.
+        outcome = ChargeOutcome(ChargeResult.REJECTED, None, None, 1)
     checkpoint(order.pk, SagaStepName.CHARGE_CARD, "provider_answered")
     return apply_charge_outcome(
         order=order, payment=payment, outcome=outcome, step=row, correlation_id=correlation_id
@@ -358,6 +359,8 @@ def failure_code_for(outcome: ChargeOutcome) -> str:
         return outcome.decline_code if outcome.decline_code in DECLINE_CODES else "CARD_DECLINED"
     if outcome.result == ChargeResult.NOT_CHARGED_TIMEOUT:
         return "PAYMENT_TIMEOUT"
+    if outcome.result == ChargeResult.REJECTED:
+        return "PAYMENT_REJECTED"
     return "PAYMENT_PROVIDER_ERROR"
 
 

@@ -232,6 +232,14 @@ ERROR_CATALOG: dict[str, ErrorSpec] = {
             ),
         ),
         _spec(
+            "PAYMENT_REJECTED",
+            U,
+            False,
+            502,
+            ALERT,
+            _("The payment could not be processed. Please choose another payment method."),
+        ),
+        _spec(
             "ORDER_EXPIRED",
             B,
             False,

@@ -412,3 +412,27 @@ def test_a_second_capture_on_a_completed_order_is_refunded_and_the_first_kept(ap
     assert Payment.objects.get(pk=extra.pk).status == PaymentStatus.REFUNDED
     assert order_of(order_id).status == OrderStatus.COMPLETED
     assert_books_balance(product, initial={product.pk: 5})
+
+
+def test_a_provider_rejection_is_compensated_and_not_retryable(api, monkeypatch):
+    from checkout.payments.provider import ProviderRejected
+
+    def reject(**kwargs):
+        raise ProviderRejected("idempotency key reused with other parameters")
+
+    monkeypatch.setattr(gateway, "charge", reject)
+    product = make_product(stock=2)
+    workflow_id = gift_selected(api, product)
+    order_id, token = prepared(api, workflow_id)
+    key = new_key()
+    error = assert_error(
+        commit(api, workflow_id, order_id, token, key=key), "PAYMENT_REJECTED", 502
+    )
+    assert error["retryable"] is False
+    assert "reused" not in error["message"]  # the provider's own words stay on the server
+    assert order_of(order_id).status == OrderStatus.FAILED
+    assert product.__class__.objects.get(pk=product.pk).stock == 2
+    # Not retryable, so the same key replays the failure instead of charging again.
+    replay = commit(api, workflow_id, order_id, token, key=key)
+    assert replay.body["error"]["code"] == "PAYMENT_REJECTED"
+    assert replay.headers["Idempotent-Replayed"] == "true"

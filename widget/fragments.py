@@ -39,7 +39,12 @@ DEMO_SHIPPING = {
 DEFAULT_BRIEF = {"relationship": "friend", "interests": "", "budget_min": "20", "budget_max": "60"}
 
 # What a person can change after a non-retryable failure: (tool, label key, args the bridge fills in).
-CHANGE_PAYMENT = {"CARD_DECLINED", "INSUFFICIENT_FUNDS", "PAYMENT_METHOD_UNKNOWN"}
+CHANGE_PAYMENT = {
+    "CARD_DECLINED",
+    "INSUFFICIENT_FUNDS",
+    "PAYMENT_METHOD_UNKNOWN",
+    "PAYMENT_REJECTED",
+}
 PAYMENT_RETRYABLE = {"PAYMENT_TIMEOUT", "PAYMENT_PROVIDER_ERROR"}
 REVIEW_ORDER = {"ORDER_EXPIRED", "ORDER_NOT_COMMITTABLE", "CONFIRMATION_REQUIRED"}
 OTHER_GIFT = {"OUT_OF_STOCK", "PRODUCT_UNAVAILABLE", "PRODUCT_NOT_OFFERED"}

@@ -49,6 +49,7 @@ class ChargeResult(StrEnum):
     DECLINED = "declined"
     NOT_CHARGED_TIMEOUT = "not_charged_timeout"
     NOT_CHARGED_UNAVAILABLE = "not_charged_unavailable"
+    REJECTED = "rejected"  # the provider refused the request itself (4xx): not charged
     UNKNOWN = "unknown"
 
 
