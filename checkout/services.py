@@ -160,11 +160,13 @@ def _check_committable(order: Order, workflow: WorkflowContext, correlation_id: 
             details={"order_id": str(order.pk), "order_status": order.status},
             next_actions=["get_order", "prepare_order"],
         )
+    current_draft = workflow.draft_order_id  # as loaded for this call
+    if order.status == OrderStatus.DRAFT and current_draft != order.pk:
+        # Two prepare_order calls raced (model and widget): only the workflow's draft may be paid.
+        raise _not_committable(order, f"a newer draft order {current_draft} replaced it")
     if order.status == OrderStatus.FAILED:
-        if workflow.draft_order_id not in (None, order.pk):
-            raise _not_committable(
-                order, f"a newer draft order {workflow.draft_order_id} replaced it"
-            )
+        if current_draft not in (None, order.pk):
+            raise _not_committable(order, f"a newer draft order {current_draft} replaced it")
         line = order.lines.first()
         if line is None or workflow.selected_product_id != line.product_id:
             raise _not_committable(order, "the person selected a different gift since")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import uuid
 from datetime import timedelta
 
 import pytest
@@ -587,3 +588,23 @@ def test_cancelling_a_retryably_failed_order_stops_any_retry(api):
     assert_error(commit(api, workflow_id, order_id, token, key=key), "CONFIRMATION_REQUIRED", 403)
     assert Payment.objects.filter(order_id=order_id).count() == 1  # never charged again
     assert_books_balance(product, initial={product.pk: 5})
+
+
+def test_only_the_workflows_current_draft_can_be_paid(api):
+    """Two drafts of one workflow (e.g. model and widget racing): the replaced one is refused."""
+    from giftgenius.models import WorkflowContext
+
+    product = make_product(stock=5)
+    workflow_id = gift_selected(api, product)
+    first_id, first_token = prepared(api, workflow_id)
+    second_id, _ = prepared(api, workflow_id)
+    # Simulate the race: the first draft is still a live draft although the second replaced it.
+    Order.objects.filter(pk=first_id).update(
+        status="draft", confirmation_used_at=None, failure_code="", failure_message=""
+    )
+    assert WorkflowContext.objects.get(pk=workflow_id).draft_order_id == uuid.UUID(second_id)
+    error = assert_error(
+        commit(api, workflow_id, first_id, first_token), "ORDER_NOT_COMMITTABLE", 409
+    )
+    assert second_id in error["message"]
+    assert charges_for(first_id) == []
