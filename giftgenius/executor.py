@@ -122,17 +122,21 @@ def execute_tool(
         retries = upstream_retries.get()
         upstream_retries.reset(retries_token)
     outcome.meta = {**outcome.meta, "correlation_id": outcome.meta.get("correlation_id", cid)}
-    _record(
-        outcome=outcome,
-        spec=spec,
-        principal=principal,
-        workflow_id=workflow_id,
-        guard_print=guard_print,
-        raw_args=raw_args,
-        transport=transport,
-        retries=retries,
-        duration_ms=(time.perf_counter() - started) * 1000,
-    )
+    try:
+        _record(
+            outcome=outcome,
+            spec=spec,
+            principal=principal,
+            workflow_id=workflow_id,
+            guard_print=guard_print,
+            raw_args=raw_args,
+            transport=transport,
+            retries=retries,
+            duration_ms=(time.perf_counter() - started) * 1000,
+        )
+    except Exception:
+        # Recording must never replace what the tool did (a charge may have gone through).
+        log.exception("tool_call_not_recorded", tool=name, correlation_id=cid)
     return outcome
 
 

@@ -206,3 +206,17 @@ def test_the_front_door_leads_to_the_preview(db):
     response = Client(SERVER_NAME="127.0.0.1").get("/")
     assert response.status_code == 302
     assert response["Location"] == "/preview/"
+
+
+def test_a_failure_to_record_the_call_never_replaces_its_result(api, monkeypatch, caplog):
+    from django.db import DatabaseError
+
+    def broken(*args, **kwargs):
+        raise DatabaseError("disk full")
+
+    monkeypatch.setattr(ToolCallLog.objects, "create", broken)
+    with caplog.at_level(logging.ERROR, logger="giftgenius.tools"):
+        response = api.call("start_gift_workflow", {})
+    assert response.status == 200
+    assert response.body["ok"] is True
+    assert any("tool_call_not_recorded" in r.getMessage() for r in caplog.records)
