@@ -32,7 +32,9 @@ from giftgenius.executor import ToolOutcome, error_body, execute_tool
 from giftgenius.observability import correlation_id_from, get_logger
 from giftgenius.principals import user_for_bearer_header, user_for_subject
 from giftgenius.registry import REGISTRY, ToolSpec
+from widget.fragments import render_fragment
 from widget.locale import DEFAULT_LANGUAGE, locale_from_accept_language, normalize_locale
+from widget.shell import render_widget_shell
 
 log = get_logger("giftgenius.mcp")
 
@@ -275,12 +277,6 @@ def summarize(outcome: ToolOutcome) -> str:
 def widget_fragment(outcome: ToolOutcome, *, locale: str) -> str | None:
     """The HTML fragment for the widget, or None (the widget falls back to structuredContent)."""
     try:
-        from widget.fragments import render_fragment
-    except ModuleNotFoundError as exc:
-        if exc.name != "widget.fragments":
-            raise
-        return None  # not written yet
-    try:
         return render_fragment(tool=outcome.tool, outcome=outcome, locale=locale)
     except Exception:
         # The tool already ran (it may have charged a card): report its true outcome, without HTML.
@@ -321,23 +317,6 @@ def widget_resource_meta() -> dict[str, Any]:
 
 
 # FALLBACK (until widget/shell.py exists): a minimal valid page so the resource can be read.
-_PLACEHOLDER_SHELL = (
-    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>GiftGenius</title></head>'
-    '<body><div id="giftgenius-root" data-shell-version="1">GiftGenius</div></body></html>'
-)
-
-
-def widget_shell_html() -> str:
-    try:
-        from widget.shell import render_widget_shell
-    except ModuleNotFoundError as exc:
-        if exc.name != "widget.shell":
-            raise
-        log.warning("widget_shell_placeholder", reason="widget.shell is not available")
-        return _PLACEHOLDER_SHELL
-    return render_widget_shell()
-
-
 def widget_resource() -> TextResource:
     return TextResource(
         uri=WIDGET_URI,
@@ -345,7 +324,7 @@ def widget_resource() -> TextResource:
         title="GiftGenius",
         description=WIDGET_DESCRIPTION,
         mime_type=WIDGET_MIME_TYPE,
-        text=widget_shell_html(),
+        text=render_widget_shell(),
         meta=widget_resource_meta(),
     )
 
