@@ -4,8 +4,6 @@ resource, host/origin protection, principals, locale, correlation id and the err
 from __future__ import annotations
 
 import json
-import sys
-import types
 
 import httpx2
 import pytest
@@ -385,10 +383,9 @@ def test_a_crash_while_finding_the_principal_is_internal_error_too(live_url, mon
 
 
 def fake_fragments(monkeypatch, render) -> None:
-    """Stand-in for widget.fragments (the widget's own module is tested with the widget)."""
-    module = types.ModuleType("widget.fragments")
-    module.render_fragment = render
-    monkeypatch.setitem(sys.modules, "widget.fragments", module)
+    from widget import fragments
+
+    monkeypatch.setattr(fragments, "render_fragment", render)
 
 
 @LIVE

@@ -32,7 +32,7 @@ from giftgenius.executor import ToolOutcome, error_body, execute_tool
 from giftgenius.observability import correlation_id_from, get_logger
 from giftgenius.principals import user_for_bearer_header, user_for_subject
 from giftgenius.registry import REGISTRY, ToolSpec
-from widget.fragments import render_fragment
+from widget import fragments
 from widget.locale import DEFAULT_LANGUAGE, locale_from_accept_language, normalize_locale
 from widget.shell import render_widget_shell
 
@@ -277,7 +277,7 @@ def summarize(outcome: ToolOutcome) -> str:
 def widget_fragment(outcome: ToolOutcome, *, locale: str) -> str | None:
     """The HTML fragment for the widget, or None (the widget falls back to structuredContent)."""
     try:
-        return render_fragment(tool=outcome.tool, outcome=outcome, locale=locale)
+        return fragments.render_fragment(tool=outcome.tool, outcome=outcome, locale=locale)
     except Exception:
         # The tool already ran (it may have charged a card): report its true outcome, without HTML.
         log.exception(
