@@ -193,6 +193,17 @@ def test_a_bad_bearer_token_is_not_rescued_by_a_subject(live_url):
 
 
 @LIVE
+def test_a_subject_alone_is_refused_unless_the_deployment_trusts_it(live_url, settings):
+    settings.MCP_TRUST_OPENAI_SUBJECT = False
+    result = McpTestClient(live_url).call(
+        "start_gift_workflow", {}, meta={"openai/subject": "v1/someone"}
+    )
+    assert result.is_error is True
+    assert result.structured_content["error"]["code"] == "UNAUTHORIZED"
+    assert not WorkflowContext.objects.exists()
+
+
+@LIVE
 def test_a_bearer_token_acts_for_its_user(live_url, user):
     client = McpTestClient(live_url, token=issue_api_token(user=user))
     result = client.call("start_gift_workflow", {})

@@ -96,3 +96,4 @@ def test_production_settings_force_fault_injection_off(monkeypatch):
     production = importlib.reload(production)
     assert production.FAULT_INJECTION_ENABLED is False
     assert production.DEBUG is False
+    assert production.MCP_TRUST_OPENAI_SUBJECT is False  # opt-in only

@@ -166,7 +166,9 @@ def principal_for(request: CallRequest):
     """A bearer token wins; a bad token is not replaced by the subject (it stays unauthorised)."""
     if request.authorization is not None:
         return user_for_bearer_header(request.authorization)
-    if request.subject is not None:
+    # The subject is the host's word, not proof: used only where the deployment trusts the
+    # host in front of /mcp (development, tests, or an explicit opt-in in production).
+    if request.subject is not None and settings.MCP_TRUST_OPENAI_SUBJECT:
         return user_for_subject(request.subject)
     return None
 

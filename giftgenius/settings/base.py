@@ -189,6 +189,10 @@ UPSTREAM_RETRY_WAIT_MAX_SECONDS = float(os.environ.get("UPSTREAM_RETRY_WAIT_MAX_
 # Fault injection exists for tests and the QA preview only; production forces it off.
 FAULT_INJECTION_ENABLED = env_bool("FAULT_INJECTION_ENABLED", False)
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+# Act for the ChatGPT user named by the request's _meta["openai/subject"] when no bearer token
+# is sent. That subject is asserted by whoever calls /mcp, so production trusts it only when
+# told to (MCP_TRUST_OPENAI_SUBJECT=1 behind a gateway that lets only ChatGPT reach /mcp).
+MCP_TRUST_OPENAI_SUBJECT = env_bool("MCP_TRUST_OPENAI_SUBJECT", False)
 
 # --- MCP endpoint (/mcp) host/origin checks and the widget resource's CSP (explicit, no wildcards) ---
 _public = urlsplit(PUBLIC_ORIGIN)

@@ -10,3 +10,6 @@ FAULT_INJECTION_ENABLED = env_bool("FAULT_INJECTION_ENABLED", True)
 STATIC_ROOT = None
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+
+# Local and test hosts stand in for ChatGPT, so the subject in _meta is trusted here.
+MCP_TRUST_OPENAI_SUBJECT = True

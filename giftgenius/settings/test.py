@@ -36,3 +36,6 @@ PAYMENT_RETRY_WAIT_MAX_SECONDS = 0.0
 PAYMENT_RETRY_WAIT_JITTER_SECONDS = 0.0
 # Tests rebuild the catalog per test; the detail cache has its own test with a TTL.
 CATALOG_CACHE_SECONDS = 0.0
+
+# Local and test hosts stand in for ChatGPT, so the subject in _meta is trusted here.
+MCP_TRUST_OPENAI_SUBJECT = True
