@@ -13,7 +13,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
@@ -162,8 +162,10 @@ def reconcile_order(order: Order, *, correlation_id: str) -> None:
 # --- claiming -------------------------------------------------------------------------------------
 
 
-def _claim(queryset: QuerySet[Order]) -> list[uuid.UUID]:
+def _claim(queryset: QuerySet[Order]) -> tuple[list[uuid.UUID], datetime]:
+    """Lease a batch; the lease's end time also identifies this claim when releasing it."""
     now = timezone.now()
+    lease_until = now + LEASE
     with transaction.atomic():
         ids = list(
             queryset.filter(Q(sweep_claimed_until__isnull=True) | Q(sweep_claimed_until__lt=now))
@@ -172,14 +174,15 @@ def _claim(queryset: QuerySet[Order]) -> list[uuid.UUID]:
             .values_list("pk", flat=True)[:BATCH]
         )
         if ids:
-            Order.objects.filter(pk__in=ids).update(sweep_claimed_until=now + LEASE)
-    return ids
+            Order.objects.filter(pk__in=ids).update(sweep_claimed_until=lease_until)
+    return ids, lease_until
 
 
 def _each(queryset: QuerySet[Order], action: Callable[[Order], object], report: SweepReport) -> int:
     """Claim a batch, act on each order (outside the claim's transaction), release the lease."""
     done = 0
-    for order_id in _claim(queryset):
+    claimed, lease_until = _claim(queryset)
+    for order_id in claimed:
         try:
             order = Order.objects.get(pk=order_id)
             if queryset.filter(
@@ -194,5 +197,8 @@ def _each(queryset: QuerySet[Order], action: Callable[[Order], object], report: 
             report.errors += 1
             get_logger(LOGGER).exception("sweep_order_failed", order_id=str(order_id))
         finally:
-            Order.objects.filter(pk=order_id).update(sweep_claimed_until=None)
+            # Release only our own lease: a sweeper that outlived it must not free another's.
+            Order.objects.filter(pk=order_id, sweep_claimed_until=lease_until).update(
+                sweep_claimed_until=None
+            )
     return done

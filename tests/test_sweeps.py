@@ -202,3 +202,27 @@ def test_run_sweeps_command_prints_one_summary_line_per_pass(api, monkeypatch):
     with pytest.raises(Stop):
         call_command("run_sweeps", "--loop", "5", stdout=out)
     assert len(out.getvalue().splitlines()) == 2 and sleeps == [5.0, 5.0]
+
+
+def test_a_sweeper_that_outlived_its_lease_does_not_free_the_next_claim(api):
+    from checkout import sweeps
+
+    workflow_id = gift_selected(api, make_product())
+    order_id, _ = prepared(api, workflow_id)
+    taken_over_until = timezone.now() + timedelta(minutes=10)
+
+    def slow_action(order):
+        # Meanwhile our lease ran out and another sweeper claimed the order.
+        Order.objects.filter(pk=order.pk).update(sweep_claimed_until=taken_over_until)
+
+    sweeps._each(Order.objects.filter(pk=order_id), slow_action, sweeps.SweepReport())
+    assert Order.objects.get(pk=order_id).sweep_claimed_until == taken_over_until
+
+
+def test_a_sweeper_releases_its_own_lease(api):
+    from checkout import sweeps
+
+    workflow_id = gift_selected(api, make_product())
+    order_id, _ = prepared(api, workflow_id)
+    sweeps._each(Order.objects.filter(pk=order_id), lambda order: None, sweeps.SweepReport())
+    assert Order.objects.get(pk=order_id).sweep_claimed_until is None
