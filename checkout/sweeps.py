@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
@@ -22,6 +23,8 @@ from django.utils import timezone
 from checkout import compensation, saga
 from checkout.idempotency import purge_expired_keys
 from checkout.models import Order, OrderStatus, Payment, PaymentStatus, SagaStep
+from checkout.payments import gateway
+from checkout.payments.gateway import ChargeResult
 from checkout.payments.provider import ProviderError
 from giftgenius.models import WorkflowContext
 from giftgenius.observability import get_logger
@@ -39,13 +42,15 @@ class SweepReport:
     abandoned: int = 0  # drafts a crashed prepare_order left behind, cancelled
     recovered: int = 0  # stuck sagas completed or compensated
     reconciled: int = 0  # undecided payments settled with the provider
+    late_captures: int = 0  # charges taken as "not charged" after a time-out, found captured
     purged: int = 0  # expired idempotency keys deleted
     errors: int = 0  # orders that could not be handled this pass (left for the next one)
 
     def summary(self) -> str:
         return (
             f"sweep: expired={self.expired} abandoned={self.abandoned} recovered={self.recovered} "
-            f"reconciled={self.reconciled} purged_keys={self.purged} errors={self.errors}"
+            f"reconciled={self.reconciled} late_captures={self.late_captures} "
+            f"purged_keys={self.purged} errors={self.errors}"
         )
 
 
@@ -73,6 +78,13 @@ def run_sweeps(*, older_than_seconds: float = DEFAULT_OLDER_THAN_SECONDS) -> Swe
     )
     report.reconciled = _each(
         undecided_payments(), lambda o: reconcile_order(o, correlation_id=cid), report
+    )
+    _each(
+        timed_out_charges(
+            timezone.now() - timedelta(seconds=settings.PAYMENT_LATE_CAPTURE_WATCH_SECONDS)
+        ),
+        lambda o: _count(report, watch_late_capture(o, correlation_id=cid)),
+        report,
     )
     report.purged = purge_expired_keys()
     get_logger(LOGGER).info("sweep_pass", correlation_id=cid, **report.__dict__)
@@ -129,6 +141,25 @@ def undecided_payments() -> QuerySet[Order]:
     )
 
 
+def timed_out_charges(since) -> QuerySet[Order]:
+    """Closed orders with a charge that timed out and that the provider then did not know.
+
+    "Not found" after a time-out was taken as "not charged" (SPEC §8), but a real provider may
+    still have been processing it; for a while, every pass asks again by the same key."""
+    return Order.objects.filter(
+        status__in=[OrderStatus.FAILED, OrderStatus.CANCELLED, OrderStatus.COMPLETED]
+    ).filter(
+        Exists(
+            Payment.objects.filter(
+                order=OuterRef("pk"),
+                status=PaymentStatus.FAILED,
+                error_code="PAYMENT_TIMEOUT",
+                updated_at__gte=since,
+            )
+        )
+    )
+
+
 # --- acting on one order ----------------------------------------------------------------------------
 
 
@@ -157,6 +188,29 @@ def reconcile_order(order: Order, *, correlation_id: str) -> None:
         saga.reconcile_payment(
             order=Order.objects.get(pk=order.pk), payment=payment, correlation_id=correlation_id
         )
+
+
+def watch_late_capture(order: Order, *, correlation_id: str) -> int:
+    """Refund a charge that was captured after all (once found, it is handled like any late
+    success: kept only if it is the one payment of a completed order). Returns how many."""
+    found = 0
+    timed_out = order.payments.filter(status=PaymentStatus.FAILED, error_code="PAYMENT_TIMEOUT")
+    for payment in timed_out.order_by("attempt"):
+        outcome = gateway.lookup(idempotency_key=payment.provider_idempotency_key)
+        if outcome.result in (ChargeResult.SUCCEEDED, ChargeResult.PENDING):
+            saga.apply_charge_outcome(
+                order=Order.objects.get(pk=order.pk),
+                payment=payment,
+                outcome=outcome,
+                step=None,
+                correlation_id=correlation_id,
+            )
+            found += 1
+    return found
+
+
+def _count(report: SweepReport, found: int) -> None:
+    report.late_captures += found
 
 
 # --- claiming -------------------------------------------------------------------------------------

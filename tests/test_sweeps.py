@@ -9,6 +9,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
+from checkout.ledger import check_ledger
 from checkout.models import (
     IdempotencyKey,
     Order,
@@ -18,6 +19,7 @@ from checkout.models import (
     Reservation,
     ReservationStatus,
     SagaStep,
+    SimulatedCharge,
 )
 from checkout.payments import simulator
 from checkout.sweeps import run_sweeps
@@ -180,7 +182,7 @@ def test_run_sweeps_command_prints_one_summary_line_per_pass(api, monkeypatch):
     out = io.StringIO()
     call_command("run_sweeps", "--older-than", "0", stdout=out)
     assert out.getvalue().splitlines() == [
-        "sweep: expired=1 abandoned=0 recovered=0 reconciled=0 purged_keys=0 errors=0"
+        "sweep: expired=1 abandoned=0 recovered=0 reconciled=0 late_captures=0 purged_keys=0 errors=0"
     ]
 
     import checkout.management.commands.run_sweeps as command
@@ -226,3 +228,76 @@ def test_a_sweeper_releases_its_own_lease(api):
     order_id, _ = prepared(api, workflow_id)
     sweeps._each(Order.objects.filter(pk=order_id), lambda order: None, sweeps.SweepReport())
     assert Order.objects.get(pk=order_id).sweep_claimed_until is None
+
+
+def _late_capture(payment, order) -> None:
+    """What a real provider may do: finish a charge after answering 'not found' to our lookup."""
+    SimulatedCharge.objects.create(
+        charge_id=f"ch_late_{payment.pk}",
+        idempotency_key=payment.provider_idempotency_key,
+        amount=payment.amount,
+        currency=payment.currency,
+        payment_method_id=order.payment_method_id,
+        status="succeeded",
+        order_id=str(order.pk),
+        metadata={"order_id": str(order.pk)},
+    )
+
+
+def test_a_timed_out_charge_captured_after_all_is_refunded_by_the_sweeps(api):
+    product = make_product(stock=5)
+    workflow_id = gift_selected(api, product)
+    order_id, token = prepared(api, workflow_id, "pm_card_timeout_always")
+    assert commit(api, workflow_id, order_id, token).body["error"]["code"] == "PAYMENT_TIMEOUT"
+    order = Order.objects.get(pk=order_id)
+    payment = order.payments.get()
+    assert (order.status, payment.status) == ("failed", "failed")
+    _late_capture(payment, order)
+
+    report = run_sweeps(older_than_seconds=0)
+
+    assert report.late_captures == 1
+    payment.refresh_from_db()
+    assert payment.status == "refunded"
+    assert Order.objects.get(pk=order_id).status == "failed"
+    assert check_ledger().broken == []
+    # Found and refunded once: later passes change nothing.
+    assert run_sweeps(older_than_seconds=0).late_captures == 0
+
+
+def test_a_late_capture_beside_a_later_successful_attempt_leaves_one_charge(api, settings):
+    product = make_product(stock=5)
+    workflow_id = gift_selected(api, product)
+    order_id, token = prepared(api, workflow_id, "pm_card_timeout_always")
+    key = "late-capture-retry-01"
+    assert (
+        commit(api, workflow_id, order_id, token, key=key).body["error"]["code"]
+        == "PAYMENT_TIMEOUT"
+    )
+    first = Order.objects.get(pk=order_id).payments.get()
+    # The retry goes through (the card works now) under a new provider key.
+    Order.objects.filter(pk=order_id).update(payment_method_id="pm_card_visa")
+    assert commit(api, workflow_id, order_id, token, key=key).body["status"] == "completed"
+    _late_capture(first, Order.objects.get(pk=order_id))
+
+    run_sweeps(older_than_seconds=0)
+
+    order = Order.objects.get(pk=order_id)
+    assert order.status == "completed"
+    captured = [p for p in order.payments.all() if p.status == "succeeded"]
+    assert len(captured) == 1
+    assert check_ledger().broken == []
+
+
+def test_the_late_capture_watch_ends(api, settings):
+    settings.PAYMENT_LATE_CAPTURE_WATCH_SECONDS = 0
+    product = make_product(stock=5)
+    workflow_id = gift_selected(api, product)
+    order_id, token = prepared(api, workflow_id, "pm_card_timeout_always")
+    commit(api, workflow_id, order_id, token)
+    order = Order.objects.get(pk=order_id)
+    payment = order.payments.get()
+    _late_capture(payment, order)
+    assert run_sweeps(older_than_seconds=0).late_captures == 0  # past the window: not asked
+    payment.refresh_from_db()
+    assert payment.status == "failed"

@@ -173,6 +173,10 @@ CONTENT_SECURITY_POLICY = {
 CATALOG_CURRENCY = "USD"
 SUPPORTED_CURRENCIES = ["USD"]
 RESERVATION_TTL_SECONDS = int(os.environ.get("RESERVATION_TTL_SECONDS", "900"))
+# How long the sweeps keep asking about a charge that timed out and was taken as "not charged".
+PAYMENT_LATE_CAPTURE_WATCH_SECONDS = int(
+    os.environ.get("PAYMENT_LATE_CAPTURE_WATCH_SECONDS", "3600")
+)
 IDEMPOTENCY_KEY_TTL_SECONDS = int(os.environ.get("IDEMPOTENCY_KEY_TTL_SECONDS", str(24 * 3600)))
 IDEMPOTENCY_LOCK_TIMEOUT_SECONDS = int(os.environ.get("IDEMPOTENCY_LOCK_TIMEOUT_SECONDS", "60"))
 LOOP_GUARD_MAX_FAILURES = int(os.environ.get("LOOP_GUARD_MAX_FAILURES", "3"))
