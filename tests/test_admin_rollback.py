@@ -23,7 +23,7 @@ from checkout.models import (
     SimulatedRefund,
 )
 from giftgenius.models import Product
-from tests.factories import draft_order, paid_order
+from tests.fixtures import draft_order, paid_order
 
 pytestmark = pytest.mark.django_db(databases=["default", "payment_ledger"])
 

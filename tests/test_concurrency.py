@@ -29,7 +29,7 @@ from checkout.sweeps import run_sweeps
 from giftgenius.models import Product
 from giftgenius.principals import issue_api_token, principal_label
 from tests.conftest import ToolClient
-from tests.test_checkout_support import (
+from tests.fixtures import (
     BOTH_DATABASES,
     SHIPPING,
     CrashPlan,

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from giftgenius.errors import ERROR_CATALOG, ErrorType, Severity
-from tests.helpers import BRIEF, start
+from tests.fixtures import BRIEF, start
 
 pytestmark = pytest.mark.usefixtures("demo_catalog")
 

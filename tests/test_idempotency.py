@@ -19,7 +19,7 @@ from checkout.models import (
 )
 from checkout.schemas import PrepareOrderInput
 from giftgenius.principals import principal_label
-from tests.test_checkout_support import (
+from tests.fixtures import (
     BOTH_DATABASES,
     SHIPPING,
     assert_books_balance,

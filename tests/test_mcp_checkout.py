@@ -9,7 +9,7 @@ import uuid
 import pytest
 
 from checkout.models import Order, SimulatedCharge
-from tests.helpers import BRIEF
+from tests.fixtures import BRIEF
 from tests.live_server import McpTestClient
 
 pytestmark = [

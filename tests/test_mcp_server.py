@@ -14,7 +14,7 @@ from giftgenius.executor import ToolOutcome
 from giftgenius.models import WorkflowContext
 from giftgenius.principals import issue_api_token
 from giftgenius.registry import REGISTRY
-from tests.helpers import BRIEF
+from tests.fixtures import BRIEF
 from tests.live_server import McpTestClient
 from widget import mcp_server
 from widget.locale import normalize_locale

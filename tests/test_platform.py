@@ -17,7 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from giftgenius.models import ApiToken, ToolCallLog
 from giftgenius.principals import user_for_token
 from tests.conftest import ToolClient
-from tests.helpers import BRIEF, start, suggest
+from tests.fixtures import BRIEF, start, suggest
 
 ROOT = Path(__file__).resolve().parent.parent
 

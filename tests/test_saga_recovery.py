@@ -24,7 +24,7 @@ from checkout.models import (
 from checkout.payments import gateway, simulator
 from checkout.sweeps import run_sweeps
 from giftgenius.models import WorkflowContext
-from tests.test_checkout_support import (
+from tests.fixtures import (
     ALL_METHODS,
     BOTH_DATABASES,
     CrashPlan,

@@ -5,7 +5,7 @@ from decimal import Decimal
 import pytest
 
 from giftgenius.models import Product, WorkflowContext
-from tests.helpers import BRIEF, start, suggest, workflow_with_gift
+from tests.fixtures import BRIEF, start, suggest, workflow_with_gift
 
 pytestmark = pytest.mark.usefixtures("demo_catalog")
 
@@ -231,7 +231,7 @@ def test_unknown_tool_names_the_registered_tools(api):
 @pytest.mark.django_db(databases=["default", "payment_ledger"])
 def test_going_back_from_checkout_releases_the_draft_order(api):
     from checkout.models import Order
-    from tests.factories import draft_order
+    from tests.fixtures import draft_order
 
     draft = draft_order(api)
     stock_held = Product.objects.get(pk=draft.product_id).stock
@@ -248,10 +248,10 @@ def test_going_back_from_checkout_releases_the_draft_order(api):
 @pytest.mark.django_db(databases=["default", "payment_ledger"])
 def test_going_back_is_refused_while_a_payment_is_in_flight(api):
     from checkout.models import Order
-    from tests.factories import commit, draft_order
+    from tests.fixtures import draft_order
 
     draft = draft_order(api, payment_method_id="pm_card_pending")
-    assert commit(api, draft).body["status"] == "payment_pending"
+    assert draft.commit(api).body["status"] == "payment_pending"
     response = api.call(
         "user_navigated_to_step", {"workflow_id": draft.workflow_id, "step_id": "ideas"}
     )

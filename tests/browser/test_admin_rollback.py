@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from checkout.ledger import check_ledger
 from checkout.models import Order, OrderStatus, RollbackAuditEntry, SimulatedRefund
 from tests.browser.conftest import BROWSER_DB, log_in, screenshot
-from tests.factories import paid_order
+from tests.fixtures import paid_order
 
 pytestmark = [pytest.mark.browser, BROWSER_DB]
 

@@ -1,9 +1,22 @@
-"""Builders and checks shared by the checkout tests (this module holds no tests itself)."""
+"""Builders and checks shared by the tests (pytest's own fixtures are in tests/conftest.py).
+
+Everything here drives the real tools through a `ToolClient` (the `api` fixture):
+
+    workflow_id = start(api)                            # a new workflow at brief
+    workflow_id, product_id = workflow_with_gift(api)   # ideas suggested, the first one chosen
+    draft = draft_order(api)                            # prepared: stock held, not committed
+    order = paid_order(api)                             # committed and charged
+
+Checkout builders need the demo catalog (`demo_catalog` fixture) and, because the payment
+simulator keeps its own books, `@pytest.mark.django_db(databases=BOTH_DATABASES)`.
+"""
 
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from django.db.models import Sum
 
@@ -12,6 +25,16 @@ from checkout.models import Order, OrderStatus, Reservation, ReservationStatus, 
 from giftgenius import services as workflow_services
 from giftgenius.models import Product, WorkflowContext
 
+BOTH_DATABASES = ["default", "payment_ledger"]
+
+BRIEF = {
+    "relationship": "friend",
+    "interests": ["coffee"],
+    "budget_min": 10,
+    "budget_max": 60,
+    "currency": "USD",
+    "age": 35,
+}
 SHIPPING = {
     "name": "Ada Lovelace",
     "line1": "12 Market Street",
@@ -29,11 +52,34 @@ ALL_METHODS = (
     "pm_card_lost_response",
     "pm_card_pending",
 )
-BOTH_DATABASES = ["default", "payment_ledger"]
 
 
 def new_key() -> str:
     return str(uuid.uuid4())
+
+
+# --- the workflow ------------------------------------------------------------------------------
+
+
+def start(api) -> str:
+    response = api.call("start_gift_workflow", {})
+    assert response.status == 200, response.body
+    return response.body["workflow_id"]
+
+
+def suggest(api, workflow_id: str, **overrides: Any):
+    return api.call("suggest_gifts", {"workflow_id": workflow_id, **BRIEF, **overrides})
+
+
+def workflow_with_gift(api) -> tuple[str, int]:
+    """A workflow at gift_selected, with the first suggestion chosen."""
+    workflow_id = start(api)
+    gifts = suggest(api, workflow_id).body["gifts"]
+    assert gifts, "the demo catalog should have coffee gifts between 10 and 60 USD"
+    product_id = gifts[0]["product_id"]
+    selected = api.call("select_gift", {"workflow_id": workflow_id, "product_id": product_id})
+    assert selected.status == 200, selected.body
+    return workflow_id, product_id
 
 
 def make_product(*, sku: str = "GG-CHK-GRINDER", stock: int = 5, price: str = "30.00") -> Product:
@@ -51,14 +97,15 @@ def make_product(*, sku: str = "GG-CHK-GRINDER", stock: int = 5, price: str = "3
 
 def gift_selected(api, product: Product) -> str:
     """A new workflow at gift_selected with `product` chosen (through the real tools)."""
-    started = api.call("start_gift_workflow", {})
-    assert started.status == 200, started.body
-    workflow_id = started.body["workflow_id"]
+    workflow_id = start(api)
     workflow = WorkflowContext.objects.get(pk=workflow_id)
     workflow_services.record_search_results(workflow=workflow, product_ids=[product.pk])
     selected = api.call("select_gift", {"workflow_id": workflow_id, "product_id": product.pk})
     assert selected.status == 200, selected.body
     return workflow_id
+
+
+# --- checkout ------------------------------------------------------------------------------------
 
 
 def prepare(
@@ -84,6 +131,7 @@ def prepared(api, workflow_id: str, method: str = "pm_card_visa") -> tuple[str, 
 def commit(
     api, workflow_id: str, order_id: str, token: str | None, *, key: str | None = None, **headers
 ):
+    """The person's click on "Confirm purchase": commit_order with the widget-only token."""
     arguments = {
         "workflow_id": workflow_id,
         "order_id": order_id,
@@ -92,6 +140,46 @@ def commit(
     if token is not None:
         arguments["confirmation_token"] = token
     return api.call("commit_order", arguments, **headers)
+
+
+@dataclass
+class PlacedOrder:
+    workflow_id: str
+    order_id: str
+    product_id: int
+    prepared: Any  # ToolResponse of prepare_order
+    committed: Any = None  # ToolResponse of commit_order (None for a draft)
+
+    @property
+    def confirmation_token(self) -> str:
+        return self.prepared.body["_meta"]["confirmation_token"]
+
+    def commit(self, api) -> Any:
+        return commit(api, self.workflow_id, self.order_id, self.confirmation_token)
+
+
+def draft_order(api, *, payment_method_id: str = "pm_card_visa") -> PlacedOrder:
+    """start_gift_workflow → suggest_gifts → select_gift → prepare_order (stock held)."""
+    workflow_id, product_id = workflow_with_gift(api)
+    response = prepare(api, workflow_id, payment_method_id)
+    assert response.status == 200, response.body
+    return PlacedOrder(workflow_id, response.body["order_id"], product_id, response)
+
+
+def paid_order(api, *, payment_method_id: str = "pm_card_visa") -> PlacedOrder:
+    """A completed order whose card was charged (pm_card_visa succeeds at once)."""
+    order = draft_order(api, payment_method_id=payment_method_id)
+    order.committed = order.commit(api)
+    assert order.committed.status == 200, order.committed.body
+    assert order.committed.body["status"] == "completed", order.committed.body
+    return order
+
+
+def order_of(order_id) -> Order:
+    return Order.objects.get(pk=order_id)
+
+
+# --- checks -------------------------------------------------------------------------------------
 
 
 def assert_error(response, code: str, status: int) -> dict:
@@ -140,8 +228,7 @@ def assert_books_balance(*products: Product, initial: dict[int, int]) -> None:
     assert report.orphan_charges == []
 
 
-def order_of(order_id) -> Order:
-    return Order.objects.get(pk=order_id)
+# --- crashes (saga recovery) ----------------------------------------------------------------------
 
 
 class SimulatedCrash(SystemExit):
