@@ -188,12 +188,17 @@ class SearchProductsInput(ToolInput):
     limit: int = Field(default=10, ge=1, le=50)
     workflow_id: UUID | None = Field(
         default=None,
-        description="Optional. When given, the results are remembered so select_gift can pick one.",
+        description=(
+            "Optional. When given, the workflow moves to step 'ideas' (if still at 'brief') and the "
+            "in-stock results are remembered, so select_gift can pick one of them next."
+        ),
     )
 
 
 class SearchProductsOutput(ToolOutput):
     products: list[Product]
+    # Set only for a search made within a workflow (which the search moved to `ideas`).
+    workflow_id: UUID | None = None
     current_step: StepId | None = None
 
 

@@ -123,6 +123,7 @@ def search_products(context: ToolContext, args: SearchProductsInput) -> ToolResu
         workflow = services.record_search_results(
             workflow=context.workflow, product_ids=[i.product_id for i in items if i.in_stock]
         )
+        output.workflow_id = workflow.id
         output.current_step = workflow.current_step
     return ToolResult(output)
 
@@ -233,8 +234,10 @@ register(
         title="Search the catalog",
         description=(
             "Full-text search of the gift catalog by words, optionally within a category and under a "
-            "maximum price. Pass workflow_id to make the in-stock results selectable with select_gift. "
-            "Use suggest_gifts instead when you have a brief (interests and budget)."
+            "maximum price. Use it when the person names a product. Pass workflow_id to buy one of the "
+            "results: the workflow moves to step 'ideas' (as after suggest_gifts) and its in-stock "
+            "results become selectable with select_gift. Use suggest_gifts instead when you have a "
+            "brief (interests and budget)."
         ),
         input_model=SearchProductsInput,
         output_model=SearchProductsOutput,
@@ -253,8 +256,9 @@ register(
         name="select_gift",
         title="Select a gift",
         description=(
-            "Choose one product from this workflow's suggestions or search results as the gift. It must "
-            "still be in stock and active. Selecting again replaces the choice. Do NOT invent product ids."
+            "Choose one product from this workflow's suggestions (suggest_gifts) or search results "
+            "(search_products called with this workflow_id) as the gift. It must still be in stock and "
+            "active. Selecting again replaces the choice. Do NOT invent product ids."
         ),
         input_model=SelectGiftInput,
         output_model=SelectGiftOutput,

@@ -111,6 +111,46 @@ def test_a_whole_purchase_over_mcp(live_url):
     assert token not in chat.model_visible()
 
 
+def test_a_product_named_by_the_person_is_found_and_bought(live_url):
+    """The documented path for "I want the espresso cups": search within the workflow, select
+    one of the results at once (the search moved the workflow to ideas), check out."""
+    chat = Conversation(live_url, "v1/by-name")
+    workflow_id = chat.ok("start_gift_workflow", {})["workflow_id"]
+    found = chat.ok("search_products", {"workflow_id": workflow_id, "query": "espresso cups"})
+    assert found["workflow_id"] == workflow_id and found["current_step"] == "ideas"
+    product = next(p for p in found["products"] if p["in_stock"])
+    selected = chat.ok(
+        "select_gift", {"workflow_id": workflow_id, "product_id": product["product_id"]}
+    )
+    assert selected["gift"]["product_id"] == product["product_id"]
+    order_id, token = chat.prepared(workflow_id, "pm_card_visa")
+    committed = chat.ok(
+        "commit_order",
+        {
+            "workflow_id": workflow_id,
+            "order_id": order_id,
+            "confirmation_token": token,
+            "idempotency_key": str(uuid.uuid4()),
+        },
+    )
+    assert committed["status"] == "completed"
+    assert Order.objects.get(id=order_id).lines.get().product_id == product["product_id"]
+
+
+def test_search_without_a_workflow_offers_nothing_to_select(live_url):
+    chat = Conversation(live_url, "v1/browse")
+    workflow_id = chat.ok("start_gift_workflow", {})["workflow_id"]
+    found = chat.ok("search_products", {"query": "espresso cups"})
+    assert "workflow_id" not in found or found["workflow_id"] is None
+    refused = chat.call(
+        "select_gift",
+        {"workflow_id": workflow_id, "product_id": found["products"][0]["product_id"]},
+    )
+    assert refused.is_error is True
+    assert refused.structured_content["error"]["code"] == "TOOL_NOT_AVAILABLE_IN_STEP"
+    assert "search_products" in refused.structured_content["error"]["next_actions"]
+
+
 def test_a_declined_card_is_an_error_result_with_card_declined(live_url):
     chat = Conversation(live_url, "v1/declined")
     workflow_id = chat.gift_selected()

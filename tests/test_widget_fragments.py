@@ -228,21 +228,20 @@ def test_search_results_without_a_workflow_cannot_be_selected():
     assert state(html) == "suggestions" and 'data-testid="select-gift"' not in html
 
 
-def test_search_results_in_a_workflow_select_with_the_inherited_workflow():
+def test_search_results_in_a_workflow_select_within_that_workflow():
     product = {k: v for k, v in GIFT.items() if k != "match_reasons"}
-    html = render(
-        "search_products", ok("search_products", {"products": [product], "current_step": "ideas"})
-    )
-    assert 'data-gg-inherit="workflow_id"' in html and args_of(html, "select-gift") == {
-        "product_id": 7
-    }
+    workflow_id = str(uuid.uuid4())
+    body = {"products": [product], "workflow_id": workflow_id, "current_step": "ideas"}
+    html = render("search_products", ok("search_products", body))
+    assert state(html) == "suggestions"
+    assert args_of(html, "select-gift") == {"product_id": 7, "workflow_id": workflow_id}
+    assert f'data-gg-workflow="{workflow_id}"' in html
 
 
 def test_sold_out_search_results_say_so_instead_of_select():
     product = {**{k: v for k, v in GIFT.items() if k != "match_reasons"}, "in_stock": False}
-    html = render(
-        "search_products", ok("search_products", {"products": [product], "current_step": "ideas"})
-    )
+    body = {"products": [product], "workflow_id": str(uuid.uuid4()), "current_step": "ideas"}
+    html = render("search_products", ok("search_products", body))
     assert "Sold out" in visible_text(html) and 'data-testid="select-gift"' not in html
 
 

@@ -101,7 +101,7 @@ def test_search_with_workflow_makes_results_selectable(api):
     workflow_id = start(api)
     found = api.call("search_products", {"query": "espresso cups", "workflow_id": workflow_id}).body
     last3 = next(p for p in found["products"] if p["sku"] == "GG-TEST-LAST3")
-    assert found["current_step"] == "ideas"
+    assert found["current_step"] == "ideas" and found["workflow_id"] == workflow_id
     selected = api.call(
         "select_gift", {"workflow_id": workflow_id, "product_id": last3["product_id"]}
     )

@@ -215,13 +215,13 @@ def suggestions_context(workflow_id: Any, gifts: list[dict[str, Any]]) -> dict[s
 
 def search_context(body: dict[str, Any]) -> dict[str, Any]:
     products = body.get("products") or []
-    # current_step is set only when the search belongs to a workflow, whose id the bridge fills in.
-    selectable = body.get("current_step") is not None
+    # Only a search made within a workflow offers its results for selection.
+    workflow_id = body.get("workflow_id")
     return {
-        "workflow_id": None,
+        "workflow_id": workflow_id,
         "heading": _("Search results") if products else _("Nothing found. Try other words."),
         "intro": "",
-        "cards": [_gift_card(p, None, selectable=selectable) for p in products],
+        "cards": [_gift_card(p, workflow_id, selectable=bool(workflow_id)) for p in products],
     }
 
 
