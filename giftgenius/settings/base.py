@@ -4,8 +4,9 @@ import os
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import dj_database_url
 from django.utils.translation import gettext_lazy as _
+
+from .databases import database_settings
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -84,38 +85,13 @@ TEMPLATES = [
 # Each Django thread keeps its connection between requests (opening one costs more than a
 # whole simple tool call); health checks drop connections the database has closed.
 CONN_MAX_AGE = int(os.environ.get("CONN_MAX_AGE", "300"))
-DATABASE_URL = os.environ.get("DATABASE_URL", "")
-if DATABASE_URL:
-    DATABASES = {
-        "default": dj_database_url.parse(
-            DATABASE_URL, conn_max_age=CONN_MAX_AGE, conn_health_checks=True
-        )
-    }
-else:
-    DATABASES = {
-        "default": {
-            "ENGINE": "django.db.backends.sqlite3",
-            "NAME": Path(os.environ.get("SQLITE_PATH", BASE_DIR / "var" / "giftgenius.sqlite3")),
-            "CONN_MAX_AGE": CONN_MAX_AGE,
-            "CONN_HEALTH_CHECKS": True,
-            "OPTIONS": {
-                # WAL lets readers run beside the single writer; IMMEDIATE takes the write lock
-                # at BEGIN so concurrent writers queue instead of failing with "locked".
-                "transaction_mode": "IMMEDIATE",
-                "timeout": 20,
-                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-            },
-        }
-    }
-
-# The payment simulator keeps its ledger behind its own connection, so the app's transactions
-# can never roll it back (it stands for an external provider).
-_ledger = dict(DATABASES["default"])
-if _ledger["ENGINE"].endswith("sqlite3"):
-    _ledger["NAME"] = _ledger["NAME"].with_name(_ledger["NAME"].stem + "-payment-ledger.sqlite3")
-else:
-    _ledger["TEST"] = {"NAME": f"test_{_ledger['NAME']}_ledger", "DEPENDENCIES": []}
-DATABASES["payment_ledger"] = _ledger
+DATABASES = database_settings(
+    url=os.environ.get("DATABASE_URL", ""),
+    default_sqlite_path=Path(
+        os.environ.get("SQLITE_PATH", BASE_DIR / "var" / "giftgenius.sqlite3")
+    ),
+    conn_max_age=CONN_MAX_AGE,
+)
 DATABASE_ROUTERS = ["checkout.payments.router.PaymentLedgerRouter"]
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -15,6 +15,7 @@ SECRET_KEY = "test-only-secret-key"  # noqa: S105
 # On SQLite the test databases are files (not shared memory) so live-server threads and
 # subprocesses see the same data the test wrote.
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    (BASE_DIR / "var").mkdir(exist_ok=True)
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "var" / "test-giftgenius.sqlite3")}
     DATABASES["payment_ledger"]["TEST"] = {
         "NAME": str(BASE_DIR / "var" / "test-payment-ledger.sqlite3"),

@@ -1,0 +1,76 @@
+"""DATABASE_URL: any URL dj-database-url reads works, SQLite included, with the payment ledger
+database placed beside the app's."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from giftgenius.settings.databases import database_settings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_a_sqlite_url_gets_the_ledger_beside_it_and_the_embedded_options(tmp_path):
+    dbs = database_settings(
+        url=f"sqlite:///{tmp_path}/shop.db", default_sqlite_path=Path("unused"), conn_max_age=5
+    )
+    assert dbs["default"]["NAME"] == tmp_path / "shop.db"
+    assert dbs["payment_ledger"]["NAME"] == tmp_path / "shop-payment-ledger.db"
+    for alias in dbs.values():
+        assert alias["ENGINE"] == "django.db.backends.sqlite3"
+        assert alias["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+        assert alias["CONN_MAX_AGE"] == 5
+
+
+def test_the_embedded_default_and_a_suffixless_file():
+    dbs = database_settings(url="", default_sqlite_path=Path("/srv/gg/data"), conn_max_age=0)
+    assert dbs["default"]["NAME"] == Path("/srv/gg/data")
+    assert dbs["payment_ledger"]["NAME"] == Path("/srv/gg/data-payment-ledger.sqlite3")
+
+
+@pytest.mark.parametrize("url", ["sqlite://", "sqlite:///:memory:"])
+def test_an_in_memory_sqlite_url_is_refused_with_one_clear_line(url):
+    with pytest.raises(ImproperlyConfigured, match="in-memory SQLite"):
+        database_settings(url=url, default_sqlite_path=Path("unused"), conn_max_age=0)
+
+
+def test_a_postgres_url_shares_the_server_and_tests_get_their_own_ledger():
+    dbs = database_settings(
+        url="postgres://shop:pw@db.internal:5433/shop",
+        default_sqlite_path=Path("x"),
+        conn_max_age=60,
+    )
+    assert dbs["default"]["ENGINE"] == "django.db.backends.postgresql"
+    assert dbs["default"]["HOST"] == "db.internal" and dbs["default"]["PORT"] == 5433
+    assert dbs["payment_ledger"]["NAME"] == "shop"
+    assert dbs["payment_ledger"]["TEST"]["NAME"] == "test_shop_ledger"
+
+
+def test_the_app_migrates_and_starts_on_a_sqlite_database_url(tmp_path):
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path}/app.sqlite3",
+        "DJANGO_SETTINGS_MODULE": "giftgenius.settings.dev",
+    }
+    for args in (
+        ["migrate", "--noinput", "-v0"],
+        ["migrate", "--database", "payment_ledger", "--noinput", "-v0"],
+        ["check"],
+    ):
+        done = subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+    assert (tmp_path / "app.sqlite3").stat().st_size > 0
+    assert (tmp_path / "app-payment-ledger.sqlite3").stat().st_size > 0
