@@ -29,7 +29,16 @@ run: setup
 	echo "GiftGenius on http://$(HOST):$(PORT)/  (preview: /preview/, admin: /admin/, API docs: /api/docs)"; \
 	$(PY) -m uvicorn giftgenius.asgi:application --host $(HOST) --port $(PORT)
 
-test: $(VENV)/.installed
+# What the browser tests need, provisioned by `make test` (SKIP_BROWSER_TESTS=1 leaves them out).
+BROWSER_TEST_DEPS := $(if $(filter 1,$(SKIP_BROWSER_TESTS)),,/usr/bin/chromium node_modules/.package-lock.json)
+
+/usr/bin/chromium:
+	@bin/provision-chromium
+
+node_modules/.package-lock.json: package-lock.json
+	@bin/provision-node-modules
+
+test: $(VENV)/.installed $(BROWSER_TEST_DEPS)
 	mkdir -p var
 	$(PY) -m pytest $(PYTEST_ARGS)
 

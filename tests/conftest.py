@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,33 +19,71 @@ from giftgenius.principals import issue_api_token
 pytest_plugins = ["tests.live_server"]  # the `live_url` fixture (a real uvicorn server)
 
 ON_POSTGRES = connection.vendor == "postgresql"
-_skipped_postgres_tests: list[str] = []
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """Tests under `marker` need something this machine may lack. They skip with a reason where
+    it is missing; CI sets `required_by` to 1, and then a skipped one fails the run."""
+
+    marker: str
+    required_by: str
+    missing: Callable[[], str | None]  # why the tests cannot run here, or None
+
+
+REQUIREMENTS = [
+    Requirement(
+        "postgres",
+        "REQUIRE_POSTGRES_TESTS",
+        lambda: None if ON_POSTGRES else "needs PostgreSQL (run with DATABASE_URL)",
+    ),
+    Requirement(
+        "browser",
+        "REQUIRE_BROWSER_TESTS",
+        lambda: (
+            "SKIP_BROWSER_TESTS=1"
+            if os.environ.get("SKIP_BROWSER_TESTS") == "1"
+            else None
+            if CHROMIUM.exists()
+            else f"needs Debian's Chromium at {CHROMIUM} (apt-get install chromium)"
+        ),
+    ),
+]
+_skipped: dict[str, list[str]] = {r.marker: [] for r in REQUIREMENTS}
 
 
 def pytest_collection_modifyitems(config, items):
-    for item in items:
-        marker = item.get_closest_marker("postgres")
-        if marker and not ON_POSTGRES:
-            why = marker.kwargs.get("reason", "row locks, real concurrency")
-            item.add_marker(
-                pytest.mark.skip(reason=f"needs PostgreSQL ({why}); run with DATABASE_URL")
-            )
+    for requirement in REQUIREMENTS:
+        why = requirement.missing()
+        if why is None:
+            continue
+        for item in items:
+            marker = item.get_closest_marker(requirement.marker)
+            if marker:
+                detail = marker.kwargs.get("reason")
+                item.add_marker(pytest.mark.skip(reason=f"{why}{f' ({detail})' if detail else ''}"))
 
 
 def pytest_runtest_logreport(report):
-    if report.skipped and "postgres" in report.keywords:
-        _skipped_postgres_tests.append(report.nodeid)
+    if report.skipped:
+        for marker, skipped in _skipped.items():
+            if marker in report.keywords:
+                skipped.append(report.nodeid)
 
 
 def pytest_sessionfinish(session, exitstatus):
-    # CI sets REQUIRE_POSTGRES_TESTS=1 on its PostgreSQL run: a skipped PG test is then a failure.
-    if os.environ.get("REQUIRE_POSTGRES_TESTS") == "1" and (
-        _skipped_postgres_tests or not ON_POSTGRES
-    ):
-        print(
-            f"\nPostgreSQL tests did not run here ({len(_skipped_postgres_tests)} skipped): failing."
-        )
-        session.exitstatus = 1
+    # CI sets REQUIRE_<KIND>_TESTS=1: a skipped test of that kind is then a failure.
+    for requirement in REQUIREMENTS:
+        if os.environ.get(requirement.required_by) != "1":
+            continue
+        skipped = _skipped[requirement.marker]
+        if skipped or requirement.missing():
+            print(
+                f"\n{requirement.marker} tests did not run here ({len(skipped)} skipped, "
+                f"{requirement.required_by}=1): failing."
+            )
+            session.exitstatus = 1
 
 
 @dataclass
