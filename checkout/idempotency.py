@@ -9,25 +9,33 @@ taker wins there too.
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
+from cryptography.fernet import Fernet, InvalidToken
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 from pydantic import BaseModel
 
 from checkout.models import IdempotencyKey, IdempotencyStatus
 from giftgenius.errors import ToolError
 from giftgenius.executor import ToolOutcome, fingerprint
+from giftgenius.observability import get_logger
 from giftgenius.principals import principal_label
-from giftgenius.registry import ToolContext, ToolSpec
+from giftgenius.registry import WIDGET_SECRET_META_KEYS, ToolContext, ToolSpec
 
 KEY_FIELD = "idempotency_key"
 # A refusal by the step gate ran nothing, so it is not remembered under the key.
 NOT_REMEMBERED = frozenset({"TOOL_NOT_AVAILABLE_IN_STEP"})
+# A widget secret (the confirmation token) is stored as {"sealed": <Fernet token>}.
+SEALED_META_KEY = "sealed"
+
+log = get_logger("checkout.idempotency")
 
 
 @dataclass(frozen=True)
@@ -144,7 +152,7 @@ def _settle(claim: Claim, *, status: str, outcome: ToolOutcome | None = None) ->
     if outcome is not None:
         fields.update(
             response_body=json.dumps(outcome.body, ensure_ascii=False),
-            response_meta=json.dumps(outcome.meta, ensure_ascii=False),
+            response_meta=json.dumps(_seal(outcome.meta), ensure_ascii=False),
             http_status=outcome.http_status,
         )
     # Only the current run may write: a run whose lock was taken over keeps its result to itself.
@@ -156,11 +164,44 @@ def _replay(row: IdempotencyKey, tool: str, context: ToolContext) -> ToolOutcome
     return ToolOutcome(
         tool=tool,
         body=json.loads(row.response_body),
-        meta=json.loads(row.response_meta),
+        meta=_unseal(json.loads(row.response_meta), tool=tool),
         http_status=row.http_status,
         correlation_id=context.correlation_id,
         replayed=True,
     )
+
+
+def _fernet() -> Fernet:
+    # A key of its own, derived from SECRET_KEY: rotating SECRET_KEY makes old seals unreadable.
+    digest = salted_hmac("checkout.idempotency.sealed-meta", "", algorithm="sha256").digest()
+    return Fernet(base64.urlsafe_b64encode(digest))
+
+
+def _seal(meta: dict) -> dict:
+    """The stored meta: each widget secret encrypted in place (a replay must show it again, in
+    the same order), the rest (correlation id, idempotency key) in clear for staff."""
+    fernet = _fernet()
+    return {
+        k: {SEALED_META_KEY: fernet.encrypt(json.dumps(v).encode()).decode()}
+        if k in WIDGET_SECRET_META_KEYS
+        else v
+        for k, v in meta.items()
+    }
+
+
+def _unseal(stored: dict, *, tool: str) -> dict:
+    meta = {}
+    for k, v in stored.items():
+        if k in WIDGET_SECRET_META_KEYS and isinstance(v, dict) and SEALED_META_KEY in v:
+            try:
+                v = json.loads(_fernet().decrypt(v[SEALED_META_KEY].encode()))
+            except InvalidToken:
+                # SECRET_KEY changed since: the replay goes without the secret (the person
+                # prepares the order again) rather than failing the call.
+                log.warning("idempotency_meta_unreadable", tool=tool, key=k)
+                continue
+        meta[k] = v
+    return meta
 
 
 def _reused(scope: dict) -> ToolError:

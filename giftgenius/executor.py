@@ -23,7 +23,13 @@ from giftgenius.errors import ToolError
 from giftgenius.models import ToolCallLog, ToolCallStatus, WorkflowContext
 from giftgenius.observability import correlation_id_from, get_logger
 from giftgenius.principals import principal_label
-from giftgenius.registry import ToolContext, ToolSpec, get_tool, tools_allowed_in
+from giftgenius.registry import (
+    WIDGET_SECRET_META_KEYS,
+    ToolContext,
+    ToolSpec,
+    get_tool,
+    tools_allowed_in,
+)
 from giftgenius.validation import validate_arguments
 
 log = get_logger("giftgenius.tools")
@@ -151,7 +157,29 @@ def _run(spec: ToolSpec, args: Any, context: ToolContext) -> ToolOutcome:
             spec.name, error_body(exc), {}, exc.spec.http_status, context.correlation_id
         )
     body = {"ok": True, **result.data.model_dump(mode="json", exclude={"ok"})}
-    return ToolOutcome(spec.name, body, dict(result.meta), 200, context.correlation_id)
+    outcome = ToolOutcome(spec.name, body, dict(result.meta), 200, context.correlation_id)
+    refuse_leaked_secrets(outcome)  # before any transport sends it or a key stores it
+    return outcome
+
+
+class SecretLeakError(RuntimeError):
+    """A widget-only secret reached what the model sees; the call fails closed."""
+
+
+def refuse_leaked_secrets(outcome: ToolOutcome) -> None:
+    visible = json.dumps(outcome.body, default=str)
+    secrets = [outcome.meta.get(key) for key in WIDGET_SECRET_META_KEYS]
+    leaked = any(isinstance(s, str) and s and s in visible for s in secrets)
+    if leaked or _has_secret_key(outcome.body):
+        raise SecretLeakError(f"{outcome.tool}: a widget-only secret is model-visible")
+
+
+def _has_secret_key(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(k in WIDGET_SECRET_META_KEYS or _has_secret_key(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_secret_key(v) for v in value)
+    return False
 
 
 def _workflow_id_of(raw_args: dict[str, Any]) -> uuid.UUID | None:

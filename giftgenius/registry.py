@@ -55,6 +55,9 @@ class ToolResult:
     meta: dict[str, Any] = field(default_factory=dict)
 
 
+# Meta keys that are secrets of the widget: never model-visible, sealed when stored at rest.
+WIDGET_SECRET_META_KEYS = ("confirmation_token",)
+
 Handler = Callable[[ToolContext, Any], ToolResult]
 
 

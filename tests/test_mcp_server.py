@@ -459,29 +459,6 @@ def no_fragments(monkeypatch):
 
 
 @pytest.mark.usefixtures("no_fragments")
-def test_a_confirmation_token_in_the_body_fails_closed():
-    token = "ct_very-secret-token"
-    outcome = ToolOutcome(
-        "prepare_order",
-        {"ok": True, "order_id": "o1", "note": f"use {token}"},
-        {"confirmation_token": token},
-        200,
-        "cid",
-    )
-    with pytest.raises(mcp_server.SecretLeakError):
-        tool_result(outcome, locale="en")
-
-
-@pytest.mark.usefixtures("no_fragments")
-def test_a_confirmation_token_field_in_the_body_fails_closed_even_when_meta_has_none():
-    outcome = ToolOutcome(
-        "prepare_order", {"ok": True, "draft": {"confirmation_token": "x"}}, {}, 200, "cid"
-    )
-    with pytest.raises(mcp_server.SecretLeakError):
-        tool_result(outcome, locale="en")
-
-
-@pytest.mark.usefixtures("no_fragments")
 def test_the_confirmation_token_stays_in_meta():
     token = "ct_very-secret-token"
     outcome = ToolOutcome(

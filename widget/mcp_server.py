@@ -60,7 +60,6 @@ META_LOCALE = ("openai/locale", "webplus/i18n")
 META_CORRELATION = ("giftgenius/correlationId", "openai/correlationId", "correlation_id")
 META_FAULT = "giftgenius/fault"
 MAX_SUBJECT_LENGTH = 256
-SECRET_META_KEYS = ("confirmation_token",)
 
 
 # --- tool descriptors --------------------------------------------------------------------------
@@ -199,7 +198,6 @@ def run_tool_call(request: CallRequest) -> CallToolResult:
 
 def tool_result(outcome: ToolOutcome, *, locale: str) -> CallToolResult:
     summary = summarize(outcome)
-    _refuse_leaked_secrets(outcome, summary)
     meta = {**_json_safe(outcome.meta), "locale": locale}
     html = widget_fragment(outcome, locale=locale)
     if html is not None:
@@ -227,26 +225,6 @@ def internal_error_result(request: CallRequest) -> CallToolResult:
         is_error=True,
         _meta={"correlation_id": cid, "locale": request.locale},
     )
-
-
-class SecretLeakError(RuntimeError):
-    """A widget-only secret reached what the model sees; the call fails closed."""
-
-
-def _refuse_leaked_secrets(outcome: ToolOutcome, summary: str) -> None:
-    visible = json.dumps(outcome.body, default=str) + summary
-    secrets = [outcome.meta.get(key) for key in SECRET_META_KEYS]
-    leaked = any(isinstance(s, str) and s and s in visible for s in secrets)
-    if leaked or _has_secret_key(outcome.body):
-        raise SecretLeakError(f"{outcome.tool}: a widget-only secret is model-visible")
-
-
-def _has_secret_key(value: Any) -> bool:
-    if isinstance(value, dict):
-        return any(k in SECRET_META_KEYS or _has_secret_key(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_has_secret_key(v) for v in value)
-    return False
 
 
 def _json_safe(value: dict[str, Any]) -> dict[str, Any]:
