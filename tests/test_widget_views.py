@@ -167,6 +167,63 @@ def test_a_declined_card_shows_its_banner_and_the_way_out(shopper, demo_catalog)
     assert 'data-testid="change-payment"' in html and 'data-testid="retry"' not in html
 
 
+def broken_fragments(monkeypatch, *, also_templates: bool = False) -> None:
+    from widget import fragments
+
+    def fail(*args, **kwargs):
+        raise RuntimeError("template bug")
+
+    monkeypatch.setattr(fragments, "render_fragment", fail)
+    if also_templates:
+        monkeypatch.setattr(fragments, "render_view", fail)
+
+
+def test_a_render_error_after_the_tool_ran_keeps_its_outcome_and_offers_the_state(
+    shopper, demo_catalog, monkeypatch
+):
+    client = signed_in(shopper)
+    workflow_id = json.loads(
+        unescape(
+            re.search(
+                r'data-gg-args="([^"]*)"[^>]*data-testid="brief-form"',
+                act(client, "start_gift_workflow", {}).content.decode(),
+            ).group(1)
+        )
+    )["workflow_id"]
+    broken_fragments(monkeypatch)
+    brief = {"relationship": "friend", "interests": ["coffee"], "budget_min": 10, "budget_max": 60}
+    answer = act(client, "suggest_gifts", {"workflow_id": workflow_id, **brief, "currency": "USD"})
+    html = answer.content.decode()
+    assert answer.status_code == 200 and answer["X-GG-Tool-Status"] == "200"
+    assert state_of(html) == "unshown" and "Traceback" not in html and "template bug" not in html
+    assert "Done, but this view could not be shown." in html
+    assert attr_args(html, "show-current-state") == {"workflow_id": workflow_id}
+    assert WorkflowContext.objects.get(pk=workflow_id).current_step == "ideas"  # the tool ran
+
+    monkeypatch.undo()  # the redraw the notice offers works again
+    redrawn = act(client, "get_workflow", {"workflow_id": workflow_id}).content.decode()
+    assert state_of(redrawn) == "suggestions"
+
+
+def test_a_render_error_of_a_failure_is_a_notice_in_the_persons_language(shopper, monkeypatch):
+    broken_fragments(monkeypatch)
+    answer = act(
+        signed_in(shopper), "get_workflow", {"workflow_id": str(uuid.uuid4())}, locale="pl"
+    )
+    assert answer.status_code == 200 and answer["X-GG-Tool-Status"] == "404"
+    html = answer.content.decode()
+    assert state_of(html) == "unshown" and 'lang="pl"' in html
+    assert "This view could not be shown." not in html  # translated
+
+
+def test_even_broken_templates_answer_with_plain_escaped_text(shopper, monkeypatch):
+    broken_fragments(monkeypatch, also_templates=True)
+    answer = act(signed_in(shopper), "get_workflow", {"workflow_id": str(uuid.uuid4())})
+    assert answer.status_code == 200
+    html = answer.content.decode()
+    assert state_of(html) == "unshown" and "<h2>This view could not be shown.</h2>" in html
+
+
 def test_actions_need_the_csrf_token(shopper):
     client = signed_in(shopper, enforce_csrf_checks=True)
     response = act(client, "start_gift_workflow", {})

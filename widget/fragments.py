@@ -81,7 +81,7 @@ def render_fragment(*, tool: str, outcome: ToolOutcome, locale: str) -> str:
     language = locale_or_default(locale)
     with translation.override(language):
         template, context = _view(tool, outcome)
-        return _render(template, context, tool=tool, language=language)
+        return render_view(template, context, tool=tool, language=language)
 
 
 def render_start(*, locale: str) -> str:
@@ -94,10 +94,10 @@ def render_start(*, locale: str) -> str:
                 Action("start_gift_workflow", _("Find a gift"), {}, testid="start", style="primary")
             ],
         }
-        return _render("resume", context, tool="", language=language)
+        return render_view("resume", context, tool="", language=language)
 
 
-def _render(template: str, context: dict[str, Any], *, tool: str, language: str) -> str:
+def render_view(template: str, context: dict[str, Any], *, tool: str, language: str) -> str:
     context.update(
         tool=tool, view_id=uuid.uuid4().hex, contract=CONTRACT, html_lang=html_lang(language)
     )

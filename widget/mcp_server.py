@@ -32,7 +32,7 @@ from giftgenius.executor import ToolOutcome, error_body, execute_tool
 from giftgenius.observability import correlation_id_from, get_logger
 from giftgenius.principals import user_for_bearer_header, user_for_subject
 from giftgenius.registry import REGISTRY, ToolSpec
-from widget import fragments
+from widget.fallback import fragment_or_none
 from widget.locale import DEFAULT_LANGUAGE, locale_from_accept_language, normalize_locale
 from widget.shell import render_widget_shell
 
@@ -199,7 +199,7 @@ def run_tool_call(request: CallRequest) -> CallToolResult:
 def tool_result(outcome: ToolOutcome, *, locale: str) -> CallToolResult:
     summary = summarize(outcome)
     meta = {**_json_safe(outcome.meta), "locale": locale}
-    html = widget_fragment(outcome, locale=locale)
+    html = fragment_or_none(outcome=outcome, locale=locale)
     if html is not None:
         meta["html"] = html
     return CallToolResult(
@@ -252,18 +252,6 @@ def summarize(outcome: ToolOutcome) -> str:
     if body.get("current_step"):
         parts.append(f"Current step: {body['current_step']}.")
     return " ".join(parts)
-
-
-def widget_fragment(outcome: ToolOutcome, *, locale: str) -> str | None:
-    """The HTML fragment for the widget, or None (the widget falls back to structuredContent)."""
-    try:
-        return fragments.render_fragment(tool=outcome.tool, outcome=outcome, locale=locale)
-    except Exception:
-        # The tool already ran (it may have charged a card): report its true outcome, without HTML.
-        log.exception(
-            "widget_fragment_failed", tool=outcome.tool, correlation_id=outcome.correlation_id
-        )
-        return None
 
 
 # --- the widget resource --------------------------------------------------------------------------

@@ -32,7 +32,8 @@ from giftgenius.executor import ToolOutcome, error_body, execute_tool
 from giftgenius.observability import correlation_id_from
 from giftgenius.principals import issue_api_token, user_for_token
 from giftgenius.registry import REGISTRY
-from widget.fragments import CONTRACT, render_fragment, render_start
+from widget.fallback import fragment_or_none, unshown_notice
+from widget.fragments import CONTRACT, render_start
 from widget.locale import html_lang, locale_from_request, normalize_locale
 from widget.shell import render_widget_shell, shell_context
 
@@ -137,7 +138,10 @@ def widget_action(request: HttpRequest, tool: str) -> HttpResponse:
             transport="widget",
             locale=locale,
         )
-    response = HttpResponse(render_fragment(tool=tool, outcome=outcome, locale=locale))
+    html = fragment_or_none(outcome=outcome, locale=locale) or unshown_notice(
+        outcome=outcome, locale=locale
+    )
+    response = HttpResponse(html)
     response["X-GG-Fragment"] = CONTRACT
     response["X-GG-Tool-Status"] = str(outcome.http_status)
     response["X-Correlation-ID"] = outcome.correlation_id
