@@ -1,5 +1,5 @@
 """Background sweeps: one pass expires stale drafts, recovers stuck sagas, reconciles pending
-payments and purges expired idempotency keys.
+payments, purges expired idempotency keys and expired QA preview API tokens.
 
 Safe on several machines at once: each order is claimed with a short lease, chosen with
 `select_for_update(skip_locked=True)` in a short transaction (on PostgreSQL; SQLite serialises
@@ -28,6 +28,7 @@ from checkout.payments.gateway import ChargeResult
 from checkout.payments.provider import ProviderError
 from giftgenius.models import WorkflowContext
 from giftgenius.observability import get_logger
+from giftgenius.principals import purge_expired_api_tokens
 
 LOGGER = "giftgenius.checkout.sweeps"
 
@@ -44,13 +45,14 @@ class SweepReport:
     reconciled: int = 0  # undecided payments settled with the provider
     late_captures: int = 0  # charges taken as "not charged" after a time-out, found captured
     purged: int = 0  # expired idempotency keys deleted
+    purged_tokens: int = 0  # expired (QA preview) API tokens deleted
     errors: int = 0  # orders that could not be handled this pass (left for the next one)
 
     def summary(self) -> str:
         return (
             f"sweep: expired={self.expired} abandoned={self.abandoned} recovered={self.recovered} "
             f"reconciled={self.reconciled} late_captures={self.late_captures} "
-            f"purged_keys={self.purged} errors={self.errors}"
+            f"purged_keys={self.purged} purged_tokens={self.purged_tokens} errors={self.errors}"
         )
 
 
@@ -87,6 +89,7 @@ def run_sweeps(*, older_than_seconds: float = DEFAULT_OLDER_THAN_SECONDS) -> Swe
         report,
     )
     report.purged = purge_expired_keys()
+    report.purged_tokens = purge_expired_api_tokens()
     get_logger(LOGGER).info("sweep_pass", correlation_id=cid, **report.__dict__)
     return report
 

@@ -91,11 +91,11 @@ class WorkflowContextAdmin(UuidSearchMixin, ViewOnlyAdmin):
 class ApiTokenAdmin(admin.ModelAdmin):
     """Only the prefix is ever shown; tokens are issued by `manage.py create_api_token`."""
 
-    list_display = ["prefix", "user", "created_at", "revoked"]
+    list_display = ["prefix", "user", "created_at", "expires_at", "revoked"]
     list_filter = ["revoked", "created_at"]
     search_fields = ["prefix", "user__username", "user__email"]
-    fields = ["prefix", "user", "created_at", "revoked"]
-    readonly_fields = ["prefix", "user", "created_at"]
+    fields = ["prefix", "user", "created_at", "expires_at", "revoked"]
+    readonly_fields = ["prefix", "user", "created_at", "expires_at"]
     list_select_related = ["user"]
     actions = ["revoke_tokens"]
 

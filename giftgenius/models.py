@@ -86,6 +86,8 @@ class ApiToken(models.Model):
     prefix = models.CharField(max_length=8, help_text="First characters, to tell tokens apart.")
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     revoked = models.BooleanField(default=False)
+    # Script tokens live until revoked; QA preview tokens expire and the sweeps delete them.
+    expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
 
     def __str__(self) -> str:
         return f"{self.prefix}… ({self.user})"

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Q
+from django.utils import timezone
 
 from giftgenius.models import ApiToken
 
@@ -18,11 +21,20 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def issue_api_token(*, user: AbstractBaseUser) -> str:
-    """Create a token for `user`; only its digest is stored, so this is the one time it is seen."""
+def issue_api_token(*, user: AbstractBaseUser, ttl: timedelta | None = None) -> str:
+    """Create a token for `user` (valid until revoked, or for `ttl`); only its digest is stored,
+    so this is the one time it is seen."""
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
-    ApiToken.objects.create(user=user, digest=_digest(token), prefix=token[:8])
+    expires_at = timezone.now() + ttl if ttl is not None else None
+    ApiToken.objects.create(
+        user=user, digest=_digest(token), prefix=token[:8], expires_at=expires_at
+    )
     return token
+
+
+def purge_expired_api_tokens(*, now: datetime | None = None) -> int:
+    deleted, _ = ApiToken.objects.filter(expires_at__lte=now or timezone.now()).delete()
+    return deleted
 
 
 def user_for_token(token: str) -> AbstractBaseUser | None:
@@ -31,6 +43,7 @@ def user_for_token(token: str) -> AbstractBaseUser | None:
     row = (
         ApiToken.objects.select_related("user")
         .filter(digest=_digest(token), revoked=False, user__is_active=True)
+        .filter(Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now()))
         .first()
     )
     return row.user if row else None

@@ -23,7 +23,8 @@ from checkout.models import (
 )
 from checkout.payments import simulator
 from checkout.sweeps import run_sweeps
-from giftgenius.models import WorkflowContext
+from giftgenius.models import ApiToken, WorkflowContext
+from giftgenius.principals import issue_api_token, user_for_token
 from tests.fixtures import (
     BOTH_DATABASES,
     assert_books_balance,
@@ -174,6 +175,18 @@ def test_expired_idempotency_keys_are_purged(api):
     assert not IdempotencyKey.objects.exists()
 
 
+def test_expired_preview_tokens_are_purged_and_script_tokens_kept(user):
+    script = issue_api_token(user=user)
+    issue_api_token(user=user, ttl=timedelta(hours=1))
+    ApiToken.objects.filter(expires_at__isnull=False).update(
+        expires_at=timezone.now() - timedelta(seconds=1)
+    )
+    live_preview = issue_api_token(user=user, ttl=timedelta(hours=1))
+    assert run_sweeps().purged_tokens == 1
+    assert user_for_token(script) == user and user_for_token(live_preview) == user
+    assert ApiToken.objects.count() == 2
+
+
 def test_run_sweeps_command_prints_one_summary_line_per_pass(api, monkeypatch):
     product = make_product(stock=5)
     workflow_id = gift_selected(api, product)
@@ -182,7 +195,7 @@ def test_run_sweeps_command_prints_one_summary_line_per_pass(api, monkeypatch):
     out = io.StringIO()
     call_command("run_sweeps", "--older-than", "0", stdout=out)
     assert out.getvalue().splitlines() == [
-        "sweep: expired=1 abandoned=0 recovered=0 reconciled=0 late_captures=0 purged_keys=0 errors=0"
+        "sweep: expired=1 abandoned=0 recovered=0 reconciled=0 late_captures=0 purged_keys=0 purged_tokens=0 errors=0"
     ]
 
     import checkout.management.commands.run_sweeps as command

@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import re
 import uuid
+from datetime import timedelta
 from html import unescape
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
+from django.utils import timezone
 
 from checkout.models import Order, Payment
 from giftgenius.models import ApiToken, WorkflowContext
@@ -325,6 +327,20 @@ def test_a_revoked_preview_token_is_replaced(staff):
     client = signed_in(staff)
     first = preview_config(client.get("/preview/").content.decode())["token"]
     ApiToken.objects.filter(user=staff).update(revoked=True)
+    second = preview_config(client.get("/preview/").content.decode())["token"]
+    assert second != first and user_for_token(second) == staff
+
+
+def test_preview_tokens_expire_and_an_expired_one_is_replaced(staff, settings):
+    client = signed_in(staff)
+    before = timezone.now()
+    first = preview_config(client.get("/preview/").content.decode())["token"]
+    row = ApiToken.objects.get(user=staff)
+    lifetime = row.expires_at - before
+    ttl = timedelta(seconds=settings.PREVIEW_TOKEN_TTL_SECONDS)
+    assert ttl <= lifetime < ttl + timedelta(minutes=1)
+    ApiToken.objects.filter(pk=row.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
+    assert user_for_token(first) is None  # an expired token opens nothing, MCP included
     second = preview_config(client.get("/preview/").content.decode())["token"]
     assert second != first and user_for_token(second) == staff
 

@@ -284,7 +284,6 @@ def widget_resource_meta() -> dict[str, Any]:
     }
 
 
-# FALLBACK (until widget/shell.py exists): a minimal valid page so the resource can be read.
 def widget_resource() -> TextResource:
     return TextResource(
         uri=WIDGET_URI,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from datetime import timedelta
 from functools import wraps
 from typing import Any
 
@@ -153,10 +154,12 @@ def widget_action(request: HttpRequest, tool: str) -> HttpResponse:
 
 
 def preview_token(request: HttpRequest) -> str:
-    """One bearer token per preview session, for the signed-in staff member only."""
+    """One bearer token per preview session, for the signed-in staff member only; it expires
+    (a new one is issued then) and the sweeps delete expired ones."""
     token = request.session.get(PREVIEW_TOKEN_SESSION_KEY)
     if not token or user_for_token(token) != request.user:
-        token = issue_api_token(user=request.user)
+        ttl = timedelta(seconds=settings.PREVIEW_TOKEN_TTL_SECONDS)
+        token = issue_api_token(user=request.user, ttl=ttl)
         request.session[PREVIEW_TOKEN_SESSION_KEY] = token
     return token
 

@@ -153,6 +153,8 @@ RESERVATION_TTL_SECONDS = int(os.environ.get("RESERVATION_TTL_SECONDS", "900"))
 PAYMENT_LATE_CAPTURE_WATCH_SECONDS = int(
     os.environ.get("PAYMENT_LATE_CAPTURE_WATCH_SECONDS", "3600")
 )
+# A QA preview's bearer token lives this long (a working day); the sweeps delete expired ones.
+PREVIEW_TOKEN_TTL_SECONDS = int(os.environ.get("PREVIEW_TOKEN_TTL_SECONDS", str(8 * 3600)))
 IDEMPOTENCY_KEY_TTL_SECONDS = int(os.environ.get("IDEMPOTENCY_KEY_TTL_SECONDS", str(24 * 3600)))
 IDEMPOTENCY_LOCK_TIMEOUT_SECONDS = int(os.environ.get("IDEMPOTENCY_LOCK_TIMEOUT_SECONDS", "60"))
 LOOP_GUARD_MAX_FAILURES = int(os.environ.get("LOOP_GUARD_MAX_FAILURES", "3"))
