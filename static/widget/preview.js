@@ -328,6 +328,7 @@
   };
 
   window.addEventListener("message", function (evt) {
+    if (config.dialect !== "mcp-apps") return; // playing a host that offers only window.openai
     if (!frame || evt.source !== frame.contentWindow || evt.origin !== window.location.origin) return;
     var m = evt.data;
     if (!m || m.jsonrpc !== "2.0" || typeof m.method !== "string") return;
