@@ -87,9 +87,12 @@ def sdk_host(page: Page, server: str):
         "appUrl": APP_URL,
     }
     calls: list[str] = []
+    refused: set[str] = set()  # tools the host answers with a JSON-RPC error
 
     def call_tool(name: str, args: dict) -> dict:
         calls.append(name)
+        if name in refused:
+            raise RuntimeError("the host could not reach the server")
         return dump(client.call(name, args))
 
     page.expose_function("__hostOpening", lambda: opening)
@@ -113,7 +116,7 @@ def sdk_host(page: Page, server: str):
     )
     page.goto(f"{HOST}/host.html")
     expect(page.locator("html")).to_have_attribute("data-host-ready", "true")
-    return page, calls
+    return page, calls, refused
 
 
 def seen(page: Page, method: str) -> list[dict]:
@@ -121,11 +124,12 @@ def seen(page: Page, method: str) -> list[dict]:
 
 
 def test_the_sdk_host_renders_the_resource_and_the_app_completes_a_tools_call(sdk_host):
-    page, calls = sdk_host
+    page, calls, _ = sdk_host
     app = page.frame_locator("#app")
     expect(app.get_by_test_id("gift-card").first).to_be_visible()
     # The host context reached the widget: theme and locale from AppBridge's hostContext.
     expect(app.locator("html")).to_have_attribute("data-theme", "dark")
+    expect(app.locator("html")).to_have_attribute("lang", "pl-PL")
     expect(app.locator("html")).to_have_attribute("data-display-mode", "inline")
     expect(app.locator("#gg-app")).to_have_attribute("data-gg-mode", "mcp")
     assert seen(page, "ui/notifications/initialized")
@@ -143,15 +147,16 @@ def test_the_sdk_host_renders_the_resource_and_the_app_completes_a_tools_call(sd
     expect(app.locator("html")).to_have_attribute("data-theme", "light")
 
 
-def test_display_mode_and_follow_up_buttons_go_to_the_sdk_host(sdk_host):
-    page, _ = sdk_host
+def test_display_mode_follow_up_and_link_clicks_go_to_the_sdk_host(sdk_host):
+    page, _, _ = sdk_host
     app = page.frame_locator("#app")
     expect(app.get_by_test_id("gift-card").first).to_be_visible()
     # The buttons issue 13's fragments carry ("See all", "Write a card message for …").
     app.locator("#gg-root").evaluate(
         """root => root.insertAdjacentHTML("beforeend",
             '<button type="button" data-testid="see-all" data-gg-display-mode="fullscreen">See all</button>' +
-            '<button type="button" data-testid="card-message" data-gg-follow-up="Write a card message for Ada">Card</button>')"""
+            '<button type="button" data-testid="card-message" data-gg-follow-up="Write a card message for Ada">Card</button>' +
+            '<a data-testid="maker" href="https://maker.example/mug">Maker</a>')"""
     )
     app.get_by_test_id("see-all").click()
     expect(app.locator("html")).to_have_attribute("data-display-mode", "fullscreen")
@@ -166,6 +171,28 @@ def test_display_mode_and_follow_up_buttons_go_to_the_sdk_host(sdk_host):
         "role": "user",
         "content": [{"type": "text", "text": "Write a card message for Ada"}],
     }
-    # Neither button is a tool call.
+    # A sandboxed frame cannot navigate the chat: the host opens the link.
+    app.get_by_test_id("maker").click()
+    page.wait_for_function("() => window.hostSeen.some(m => m.method === 'ui/open-link')")
+    assert seen(page, "ui/open-link") == [
+        {"method": "ui/open-link", "params": {"url": "https://maker.example/mug"}}
+    ]
+    expect(app.get_by_test_id("gift-card").first).to_be_visible()  # the frame did not navigate
+    # None of them is a tool call.
     assert seen(page, "tools/call") == []
     expect(app.locator("#gg-root")).to_have_attribute("aria-busy", "false")
+
+
+def test_a_tools_call_the_sdk_host_answers_with_an_error_shows_the_banner_and_retries(sdk_host):
+    page, calls, refused = sdk_host
+    app = page.frame_locator("#app")
+    refused.add("select_gift")
+    app.get_by_test_id("select-gift").first.click()
+    expect(app.get_by_test_id("error-banner")).to_have_attribute(
+        "data-error-code", "CLIENT_UNREACHABLE"
+    )
+    expect(app.locator("#gg-root")).to_have_attribute("aria-busy", "false")
+    refused.clear()
+    app.get_by_test_id("retry").click()  # the same action again, through the same host
+    expect(app.get_by_test_id("go-to-checkout")).to_be_visible()
+    assert calls == ["select_gift", "select_gift"]
