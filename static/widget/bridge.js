@@ -37,7 +37,7 @@
   var storeKey = "gg:" + CONTRACT + ":" + (app.getAttribute("data-gg-instance") || location.pathname);
   var i18n = readJSON(document.getElementById("gg-i18n")) || {};
   var state = loadState();
-  var busy = null; // the action in flight (openai mode), or null
+  var busy = null; // the action in flight (host modes), or null
   var shownHtml = null; // the last fragment put on screen, whatever brought it
   var hostHtml = null; // the last fragment the host handed over in toolResponseMetadata
   var hostInput = null; // the arguments of the call that opened the widget (MCP Apps tool-input)
@@ -596,12 +596,18 @@
       if (elt.hasAttribute("data-gg-follow-up") && !elt.hasAttribute("data-gg-tool")) evt.preventDefault();
       return;
     }
-    evt.preventDefault();
     if (elt.tagName === "A") {
-      if (/^https?:/.test(elt.href)) openLink(elt.href);
-    } else if (!followUp(elt) && elt.hasAttribute("data-gg-tool") && elt.type !== "submit") {
-      viaCallTool(actionFor(elt));
+      // A web link leaves the widget through the host (a sandboxed frame cannot navigate the
+      // chat); an in-page anchor keeps its default.
+      if (/^https?:\/\//i.test(elt.getAttribute("href"))) {
+        evt.preventDefault();
+        openLink(elt.href);
+      }
+      return;
     }
+    if (elt.type === "submit") return; // its form's submit event carries the action
+    evt.preventDefault();
+    if (!followUp(elt) && elt.hasAttribute("data-gg-tool")) viaCallTool(actionFor(elt));
   });
 
   document.addEventListener("submit", function (evt) {
