@@ -1,4 +1,5 @@
-"""Our ui:// resource in a host built from the ext-apps SDK's own host side (AppBridge).
+"""Both sides against the ext-apps SDK: our ui:// resource in a host built from the SDK's own
+host side (AppBridge), and the QA preview's host side hosting an app built from the SDK's App.
 
 The host page (tests/browser/sdk_host/) imports the SDK's ES modules straight from node_modules
 (an import map, no bundler). The resource is what resources/read returns, served from another
@@ -20,7 +21,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, Route, expect
 
 from giftgenius.principals import issue_api_token
-from tests.browser.conftest import BROWSER_DB, REPO
+from tests.browser.conftest import BROWSER_DB, REPO, widget_frame_handle
 from tests.fixtures import BRIEF
 from tests.live_server import McpTestClient
 from widget.mcp_server import WIDGET_MIME_TYPE, WIDGET_URI
@@ -196,3 +197,56 @@ def test_a_tools_call_the_sdk_host_answers_with_an_error_shows_the_banner_and_re
     app.get_by_test_id("retry").click()  # the same action again, through the same host
     expect(app.get_by_test_id("go-to-checkout")).to_be_visible()
     assert calls == ["select_gift", "select_gift"]
+
+
+def test_the_preview_hosts_an_app_built_from_the_sdk(staff_page: Page, server: str):
+    """The preview's host side (static/widget/preview.js) as the SDK's App sees it."""
+    page = staff_page
+    page.route("**/preview/frame/*", lambda route: _serve_file(route, SDK_HOST_DIR / "app.html"))
+    page.route(
+        f"{server}/nm/**",
+        lambda route: _serve_file(route, NODE_MODULES / route.request.url.split("/nm/", 1)[1]),
+    )
+    page.route(
+        f"{server}/sdk-app.mjs", lambda route: _serve_file(route, SDK_HOST_DIR / "sdk-app.mjs")
+    )
+    page.goto("/preview/")
+    page.get_by_test_id("qa-start").click()
+    expect(page.frame_locator('[data-testid="qa-frame"]').locator("html")).to_have_attribute(
+        "data-app-connected", "true"
+    )
+    app = widget_frame_handle(page)
+    app.wait_for_function("() => window.sdkApp.results.length === 1")
+    seen = app.evaluate("() => window.sdkApp")
+    assert seen["host"]["name"] == "giftgenius-qa-preview"
+    assert seen["context"]["theme"] == "light" and seen["context"]["locale"] == "en-US"
+    assert seen["context"]["displayMode"] == "inline"
+    (tool_input,) = seen["inputs"]
+    (result,) = seen["results"]
+    gift = result["structuredContent"]["gifts"][0]
+    assert tool_input["arguments"]["workflow_id"] == result["structuredContent"]["workflow_id"]
+    assert isinstance(result["_meta"]["html"], str)
+
+    # The app's tools/call goes through the preview to the real /mcp, and shows in its log.
+    selected = app.evaluate(
+        "args => window.sdkCall('select_gift', args)",
+        {"workflow_id": tool_input["arguments"]["workflow_id"], "product_id": gift["product_id"]},
+    )
+    assert selected["structuredContent"]["ok"] is True and not selected.get("isError")
+    log = page.get_by_test_id("qa-log")
+    expect(log.locator('[data-tool="select_gift"][data-caller="widget"]')).to_have_count(1)
+    # A tool that does not exist comes back as the tool's error result, not a broken bridge.
+    unknown = app.evaluate("() => window.sdkCall('no_such_tool', {})")
+    assert unknown["isError"] is True
+
+    assert app.evaluate("() => window.sdkDisplayMode('fullscreen')")["mode"] == "fullscreen"
+    expect(page.get_by_test_id("qa-display-mode")).to_have_value("fullscreen")
+    app.wait_for_function("() => window.sdkApp.contexts.some(c => c.displayMode === 'fullscreen')")
+    app.evaluate("() => window.sdkMessage('Write a card message for Ada')")
+    expect(page.get_by_test_id("qa-log-note").first).to_contain_text("Write a card message for Ada")
+
+    page.get_by_test_id("qa-display-mode").select_option("inline")
+    app.evaluate("() => window.sdkSize(517)")
+    expect(page.get_by_test_id("qa-frame")).to_have_css("height", "517px")
+    page.get_by_test_id("qa-theme").select_option("dark")
+    app.wait_for_function("() => window.sdkApp.contexts.some(c => c.theme === 'dark')")
