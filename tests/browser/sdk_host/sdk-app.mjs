@@ -6,7 +6,8 @@ import { App, PostMessageTransport } from "@modelcontextprotocol/ext-apps";
 const seen = { inputs: [], results: [], contexts: [] };
 window.sdkApp = seen;
 
-const app = new App({ name: "ext-apps-sdk-test-app", version: "1" }, {});
+// No automatic size reports: the test sends the height itself and checks the preview applies it.
+const app = new App({ name: "ext-apps-sdk-test-app", version: "1" }, {}, { autoResize: false });
 app.ontoolinput = (params) => seen.inputs.push(params);
 app.ontoolresult = (params) => seen.results.push(params);
 app.onhostcontextchanged = (params) => seen.contexts.push(params);
