@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 SWEEP_INTERVAL ?= 30
 
-.PHONY: run test bench lint format setup
+.PHONY: run test bench lint format setup conformance
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -52,3 +52,9 @@ lint: $(VENV)/.installed
 format: $(VENV)/.installed
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
+
+# --- MCP conformance (issue 9): the official suite's server scenarios against a live `make run`
+# on a free port; needs `npm ci` (the pinned suite) and installs the pinned Node.js it needs.
+conformance: setup node_modules/.package-lock.json
+	$(PY) -m pip install -q -e '.[conformance]'
+	$(PY) bin/conformance

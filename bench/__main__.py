@@ -6,6 +6,7 @@ Scenarios (each with concurrent clients, after a warm-up):
   get_workflow   the cheapest workflow read
   checkout       prepare_order + commit_order (pm_card_visa), measured together
   replay         commit_order replayed with the same idempotency key (stored result)
+and the size of the widget shell as a host reads it (resources/read over /mcp), gzipped.
 
 Usage: python -m bench [--requests N] [--concurrency C] [--database-url URL]
 Without --database-url a fresh SQLite file under var/bench/ is used.
@@ -27,6 +28,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
+
+from widget.shell import GZIP_BUDGET_BYTES, gzipped_size
 
 ROOT = Path(__file__).resolve().parent.parent
 BRIEF = {
@@ -161,6 +164,24 @@ def tool(client: httpx.Client, name: str, body: dict) -> dict:
     return data
 
 
+def widget_shell_size(client: httpx.Client) -> tuple[str, int, int]:
+    """(uri, bytes, gzipped bytes) of the MCP Apps resource, read as a host reads it."""
+
+    def rpc(method: str, params: dict) -> dict:
+        response = client.post(
+            "/mcp",
+            json={"jsonrpc": "2.0", "id": 1, "method": method, "params": params},
+            headers={"Accept": "application/json, text/event-stream"},
+        )
+        response.raise_for_status()
+        return response.json()["result"]
+
+    listed = rpc("resources/list", {})["resources"]
+    (uri,) = [r["uri"] for r in listed if r.get("mimeType") == "text/html;profile=mcp-app"]
+    text = rpc("resources/read", {"uri": uri})["contents"][0]["text"]
+    return uri, len(text.encode()), gzipped_size(text)
+
+
 def timed(fn: Callable[[], object]) -> float:
     started = time.perf_counter()
     fn()
@@ -194,6 +215,7 @@ def run(args: argparse.Namespace) -> None:
         for _ in range(max(args.concurrency_levels))
     ]
     try:
+        shell = widget_shell_size(clients[0])
         workflows = {id(c): tool(c, "start_gift_workflow", {})["workflow_id"] for c in clients}
         for c in clients:
             tool(c, "suggest_gifts", {"workflow_id": workflows[id(c)], **BRIEF})
@@ -288,6 +310,11 @@ def run(args: argparse.Namespace) -> None:
             f"{r['name']:30} {r['c']:3d} {r['n']:5d} {r['p50']:8.2f} {r['p95']:8.2f} {r['p99']:8.2f} {r['rps']:8.1f}"
         )
     print()
+    uri, raw, gz = shell
+    print(
+        f"widget shell {uri}: {raw} bytes, {gz} bytes gzipped "
+        f"({gz / 1024:.1f} KB of the {GZIP_BUDGET_BYTES / 1024:.0f} KB budget)"
+    )
     for level in args.concurrency_levels:
         by = {r["name"]: r for r in results if r["c"] == level}
         floor_p50 = by["floor (GET /healthz)"]["p50"]

@@ -198,6 +198,7 @@ register(
         allowed_steps=COMMERCE_STEPS,
         requires_idempotency_key=True,
         widget_accessible=True,
+        app_only=True,
         invoking="Processing your payment…",
         invoked="Payment processed",
     )

@@ -74,6 +74,8 @@ class ToolSpec:
     allowed_steps: frozenset[str] | None = None
     requires_idempotency_key: bool = False
     widget_accessible: bool = False
+    # Only a person's click in the widget may call it: MCP Apps hosts hide it from the model.
+    app_only: bool = False
     invoking: str = "Working…"
     invoked: str = "Done"
 

@@ -70,7 +70,10 @@ def test_every_registry_tool_is_listed_once_with_its_full_contract(live_url):
         assert wire["annotations"] == spec.annotations.as_mcp()
         meta = wire["_meta"]
         assert set(meta) >= TOOL_META_KEYS
-        assert meta["ui"] == {"resourceUri": WIDGET_URI}
+        expected_ui = {"resourceUri": WIDGET_URI}
+        if spec.app_only:
+            expected_ui["visibility"] = ["app"]
+        assert meta["ui"] == expected_ui
         assert meta["openai/outputTemplate"] == WIDGET_URI
         assert meta["openai/widgetAccessible"] is spec.widget_accessible
         assert meta["openai/toolInvocation/invoking"] == spec.invoking
@@ -99,17 +102,30 @@ def test_output_schemas_accept_the_error_body_and_refuse_a_malformed_one(live_ur
 
 
 @LIVE
-def test_widget_resource_is_listed_and_read_as_skybridge_html_with_explicit_csp(live_url):
+def test_commit_order_is_app_only_and_every_other_tool_is_offered_to_the_model(live_url):
+    tools = {t.name: dump(t) for t in McpTestClient(live_url).list_tools()}
+    # MCP Apps: ["app"] means the host never offers the tool to the model, only to the widget.
+    assert tools["commit_order"]["_meta"]["ui"]["visibility"] == ["app"]
+    # ChatGPT's older key still lets the widget call it (and the confirmation token stays).
+    assert tools["commit_order"]["_meta"]["openai/widgetAccessible"] is True
+    assert "confirmation_token" in tools["commit_order"]["inputSchema"]["properties"]
+    model_visible = [n for n, t in tools.items() if "visibility" not in t["_meta"]["ui"]]
+    assert sorted(model_visible) == sorted(set(tools) - {"commit_order"})
+
+
+@LIVE
+def test_widget_resource_is_listed_and_read_as_an_mcp_app_with_explicit_csp(live_url):
     client = McpTestClient(live_url)
     listed = [r for r in client.list_resources() if str(r.uri) == WIDGET_URI]
     assert len(listed) == 1
-    assert listed[0].mime_type == "text/html+skybridge"
+    assert WIDGET_URI.startswith("ui://") and "-v2." in WIDGET_URI
+    assert listed[0].mime_type == "text/html;profile=mcp-app"
     assert "openai/widgetCSP" in (listed[0].meta or {})
 
     contents = client.read_resource(WIDGET_URI).contents
     assert len(contents) == 1
     content = dump(contents[0])
-    assert content["mimeType"] == "text/html+skybridge"
+    assert content["mimeType"] == "text/html;profile=mcp-app"
     assert "<html" in content["text"].lower()
     meta = content["_meta"]
     assert meta["openai/widgetPrefersBorder"] is True

@@ -379,13 +379,28 @@ def test_faults_cannot_be_chosen_when_injection_is_off(staff, settings):
     assert re.search(r'data-testid="qa-fault" disabled', html)
 
 
-def test_the_preview_frame_is_the_mcp_shell_plus_the_host_emulator(staff):
-    response = signed_in(staff).get("/preview/frame/")
+def test_the_preview_frame_is_the_mcp_shell_and_the_openai_dialect_adds_the_host_emulator(staff):
+    client = signed_in(staff)
+    response = client.get("/preview/frame/")
     html = response.content.decode()
     nonce = re.search(r"'nonce-([^']+)'", response["Content-Security-Policy"]).group(1)
-    assert html.count(f' nonce="{nonce}"') == 3  # the <style>, htmx and the bridge
-    assert html.index("/static/widget/host-emulator.js") < html.index("GiftGenius widget bridge")
+    assert html.count(f' nonce="{nonce}"') == 2  # the <style> and the bridge
+    assert "host-emulator.js" not in html  # MCP Apps: the preview page speaks postMessage
     assert response["X-Frame-Options"] == "SAMEORIGIN"
+    legacy = client.get("/preview/frame/?dialect=openai").content.decode()
+    assert legacy.index("/static/widget/host-emulator.js") < legacy.index(
+        "GiftGenius widget bridge"
+    )
+
+
+def test_the_preview_plays_an_mcp_apps_host_unless_asked_for_window_openai(staff):
+    client = signed_in(staff)
+    assert preview_config(client.get("/preview/").content.decode())["dialect"] == "mcp-apps"
+    legacy = client.get("/preview/?dialect=openai").content.decode()
+    assert preview_config(legacy)["dialect"] == "openai"
+    assert preview_config(client.get("/preview/?dialect=bogus").content.decode())["dialect"] == (
+        "mcp-apps"
+    )
 
 
 def test_favicon_is_served(db):

@@ -39,8 +39,10 @@ from widget.shell import render_widget_shell
 log = get_logger("giftgenius.mcp")
 
 MCP_PATH = "/mcp"
-WIDGET_URI = "ui://widget/giftgenius-v1.html"
-WIDGET_MIME_TYPE = "text/html+skybridge"
+# The shell's version is in the URI: hosts cache a resource by URI, so a new shell needs a new one.
+WIDGET_URI = "ui://widget/giftgenius-v2.html"
+# MCP Apps' mime type; ChatGPT renders it too (and still reads the openai/* keys beside _meta.ui).
+WIDGET_MIME_TYPE = "text/html;profile=mcp-app"
 WIDGET_DESCRIPTION = (
     "Shows the gift ideas, the selected gift, the checkout summary with the person's own "
     "'Confirm purchase' button, and the order's progress. The person acts in it directly; "
@@ -84,8 +86,11 @@ def output_schema(spec: ToolSpec) -> dict[str, Any]:
 
 
 def tool_meta(spec: ToolSpec) -> dict[str, Any]:
+    ui: dict[str, Any] = {"resourceUri": WIDGET_URI}
+    if spec.app_only:
+        ui["visibility"] = ["app"]
     return {
-        "ui": {"resourceUri": WIDGET_URI},
+        "ui": ui,
         "openai/outputTemplate": WIDGET_URI,
         "openai/widgetAccessible": spec.widget_accessible,
         "openai/toolInvocation/invoking": spec.invoking,

@@ -1,11 +1,13 @@
-"""The widget shell (ui://widget/giftgenius-v1.html): bridge script, CSS and htmx, nothing else.
+"""The widget shell (the MCP Apps resource ui://widget/giftgenius-v2.html): bridge and CSS only.
 
 ChatGPT caches this shell, so it holds no data: every state arrives later as a fragment
 (widget.fragments). Its contract version ("v1") is in `data-gg-contract`; a change to the
 fragment attributes or the `_meta` key means a new version and a new resource URI.
 
-The MCP resource inlines its assets (the sandboxed frame loads nothing else). The browser
-page (widget.views) links the same files from /static/ so `script-src 'self'` covers them.
+The MCP resource inlines its assets (the sandboxed frame loads nothing else) and carries no
+htmx: in a host the bridge sends every action to the host itself, and htmx would be two thirds
+of the gzip budget. The browser page (widget.views) links the same files from /static/, htmx
+included, so `script-src 'self'` covers them.
 """
 
 from __future__ import annotations
@@ -25,10 +27,9 @@ from django.utils.translation import gettext as _
 from widget.locale import html_lang, supported_languages
 
 CONTRACT = "v1"
-HTMX_STATIC = "django_htmx/htmx-2.min.js"  # django-htmx ships htmx 2; no CDN, no vendored copy
 BRIDGE_STATIC = "widget/bridge.js"
 CSS_STATIC = "widget/widget.css"
-GZIP_BUDGET_BYTES = 40 * 1024
+GZIP_BUDGET_BYTES = 25 * 1024
 
 # htmx under a strict CSP: nothing evaluated, no script tags from responses, no injected
 # indicator <style> (widget.css ships it). Only 200 answers are swapped; the bridge shows its
@@ -97,14 +98,13 @@ def shell_context(
         "html_lang": html_lang(language),
         "theme": theme if theme in {"light", "dark"} else None,
         "instance": instance,
-        "htmx_config": json.dumps(HTMX_CONFIG, separators=(",", ":")),
+        "htmx_config": None if inline else json.dumps(HTMX_CONFIG, separators=(",", ":")),
         "action_url": reverse("widget:action", args=["TOOL"]).removesuffix("TOOL"),
         "i18n": fallback_strings(),
     }
     if inline:
         context.update(
             css=_inline(_static_text(CSS_STATIC), "style"),
-            htmx_js=_inline(_static_text(HTMX_STATIC), "script"),
             bridge_js=_inline(_static_text(BRIDGE_STATIC), "script"),
         )
     return context

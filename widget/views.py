@@ -57,6 +57,8 @@ PREVIEW_LOCALES = [
     ("ru", "ru-RU"),
     ("zh-hans", "zh-CN"),
 ]
+# The host the preview plays: MCP Apps (the standard), or window.openai only (older ChatGPT).
+PREVIEW_DIALECTS = ("mcp-apps", "openai")
 PREVIEW_FAULTS = {"none": "", "catalog_503": "catalog=503", "catalog_timeout": "catalog=timeout"}
 
 
@@ -172,7 +174,9 @@ def preview(request: HttpRequest) -> HttpResponse:
     theme = request.GET.get("theme") if request.GET.get("theme") in {"light", "dark"} else "light"
     fault = request.GET.get("fault") if request.GET.get("fault") in PREVIEW_FAULTS else "none"
     fault_enabled = bool(settings.FAULT_INJECTION_ENABLED)
+    dialect = request.GET.get("dialect")
     config = {
+        "dialect": dialect if dialect in PREVIEW_DIALECTS else PREVIEW_DIALECTS[0],
         "mcpUrl": "/mcp",
         "token": preview_token(request),
         "frameUrl": reverse("widget:preview-frame"),
@@ -203,10 +207,9 @@ def preview(request: HttpRequest) -> HttpResponse:
 @csp_replace({"frame-ancestors": [SELF]})  # framed by /preview/ on this origin, nobody else
 @csp_update({"style-src": [NONCE]})  # the shell's one inline <style>, as ChatGPT receives it
 def preview_frame(request: HttpRequest) -> HttpResponse:
-    """The exact MCP widget shell, plus the host emulator that plays window.openai first."""
-    html = render_widget_shell(
-        nonce=str(request.csp_nonce), head_scripts=[static("widget/host-emulator.js")]
-    )
+    """The exact MCP widget shell; for the window.openai dialect the host emulator runs first."""
+    emulator = [static("widget/host-emulator.js")] if request.GET.get("dialect") == "openai" else []
+    html = render_widget_shell(nonce=str(request.csp_nonce), head_scripts=emulator)
     return HttpResponse(html)
 
 

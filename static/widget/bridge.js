@@ -2,9 +2,12 @@
  * GiftGenius widget bridge, contract v1 (SPEC §9).
  *
  * The server renders every state as an HTML fragment; this script only decides the transport:
- *  - in ChatGPT (window.openai present) an action calls window.openai.callTool(name, args) and
- *    swaps in the fragment from the result's widget-only _meta.html;
+ *  - in an MCP Apps host (framed, the host answers ui/initialize) an action is a JSON-RPC
+ *    tools/call over postMessage, and the fragment comes from the result's widget-only _meta.html;
+ *  - where a host offers only window.openai (older ChatGPT) the same goes through callTool;
  *  - in a plain browser htmx POSTs the same action to /widget/actions/<tool> and swaps the answer.
+ * The host resource carries no htmx (it is most of the size budget): in a host this script
+ * delegates the clicks and submits itself.
  * Every action with side effects carries an idempotency key that lives in widget state, so a
  * repeated click, a "Try again" or a reload re-sends the same key; a new action gets a new one.
  * CSP-strict: no eval, no inline handlers or styles, DOM built with textContent only.
@@ -23,16 +26,23 @@
   }
   var htmx = window.htmx;
   var openai = window.openai || null;
-  var mode = openai ? "openai" : "browser";
+  var framed = window.parent !== window;
+  // A host mode starts as window.openai where it is injected and becomes "mcp" once the host
+  // answers ui/initialize: the standard wins wherever a host speaks it.
+  var mode = htmx ? "browser" : openai ? "openai" : framed ? "mcp-pending" : "browser";
+  var hosted = mode !== "browser";
   app.setAttribute("data-gg-mode", mode);
 
   var actionBase = app.getAttribute("data-gg-action-url") || "/widget/actions/";
   var storeKey = "gg:" + CONTRACT + ":" + (app.getAttribute("data-gg-instance") || location.pathname);
   var i18n = readJSON(document.getElementById("gg-i18n")) || {};
   var state = loadState();
-  var busy = null; // the action in flight (openai mode), or null
+  var busy = null; // the action in flight (host modes), or null
   var shownHtml = null; // the last fragment put on screen, whatever brought it
   var hostHtml = null; // the last fragment the host handed over in toolResponseMetadata
+  var hostInput = null; // the arguments of the call that opened the widget (MCP Apps tool-input)
+  var hostLocale = null;
+  var restored = false; // a reload put the person's last view back
 
   // ---------------------------------------------------------------- helpers
 
@@ -78,7 +88,7 @@
   }
 
   function language() {
-    var tag = (openai && openai.locale) || document.documentElement.lang || "en";
+    var tag = hostLocale || (openai && openai.locale) || document.documentElement.lang || "en";
     tag = String(tag).toLowerCase().replace("_", "-");
     if (tag.indexOf("zh") === 0) return "zh-hans";
     var primary = tag.split("-")[0];
@@ -228,8 +238,8 @@
   function contextAction() {
     if (state.ctx) return state.ctx;
     var view = root.querySelector("[data-gg-view]");
-    if (openai && view) {
-      return { tool: view.getAttribute("data-gg-tool"), args: openai.toolInput || {} };
+    if (hosted && view) {
+      return { tool: view.getAttribute("data-gg-tool"), args: toolInput() || {} };
     }
     return null;
   }
@@ -255,7 +265,7 @@
       var tool = button.getAttribute("data-gg-tool");
       var args = null;
       if (ctx && ctx.tool === tool) args = ctx.args;
-      else if (openai && openai.toolInput) args = openai.toolInput;
+      else if (toolInput()) args = toolInput();
       if (!args) {
         button.hidden = true;
         return;
@@ -319,6 +329,163 @@
     return saveState();
   }
 
+  function toolInput() {
+    return hostInput || (openai && openai.toolInput) || null;
+  }
+
+  // ---------------------------------------------------------------- MCP Apps JSON-RPC (postMessage)
+
+  var PROTOCOL = "2026-01-26"; // @modelcontextprotocol/ext-apps 2.x
+  var nextId = 1;
+  var pending = {};
+  var initId = null;
+  var hostOrigin = null; // pinned by the answer to ui/initialize
+  var sizeWatched = false;
+  var warned = {};
+
+  // A bad host message changes nothing; each kind is reported once, not once per message.
+  function ignore(reason, data) {
+    if (warned[reason]) return;
+    warned[reason] = true;
+    console.warn("GiftGenius widget ignored a host message: " + reason, data);
+  }
+
+  function post(message) {
+    // The host's origin is unknown until it answers (a host may serve the frame from a sandbox
+    // origin); replies are accepted only from window.parent, and from its origin once pinned.
+    window.parent.postMessage(message, hostOrigin || "*");
+  }
+
+  function rpc(method, params) {
+    var id = nextId++;
+    return new Promise(function (resolve, reject) {
+      pending[id] = { resolve: resolve, reject: reject };
+      post({ jsonrpc: "2.0", id: id, method: method, params: params || {} });
+    });
+  }
+
+  function notify(method, params) {
+    post({ jsonrpc: "2.0", method: method, params: params || {} });
+  }
+
+  var hostHandlers = {
+    "ui/notifications/tool-input": function (params) {
+      if (params.arguments && typeof params.arguments === "object") hostInput = params.arguments;
+    },
+    "ui/notifications/tool-input-partial": function () {},
+    "ui/notifications/tool-result": function (params) {
+      var html = htmlFrom(params);
+      if (!html) {
+        fallbackBanner("unreachable", null); // never a blank widget
+        return;
+      }
+      // As with window.openai: the host repeating a result (after a reload, too) must not undo
+      // the person's steps.
+      if (html !== hostHtml && html !== shownHtml && !(restored && hostHtml === null)) render(html, null);
+      hostHtml = html;
+    },
+    "ui/notifications/tool-cancelled": function () {
+      setBusy(false);
+    },
+    "ui/notifications/host-context-changed": applyContext,
+    "ui/resource-teardown": function () {
+      return saveState().then(function () { return {}; });
+    },
+    ping: function () {
+      return {};
+    },
+  };
+
+  function onHostMessage(evt) {
+    if (evt.source !== window.parent) return ignore("not from the host window", evt.origin);
+    if (hostOrigin && evt.origin !== hostOrigin) return ignore("wrong origin", evt.origin);
+    var m = evt.data;
+    if (!m || typeof m !== "object" || m.jsonrpc !== "2.0") return ignore("not JSON-RPC 2.0", m);
+    if (m.method === undefined) {
+      var call = pending[m.id];
+      if (!call) return ignore("a response to a request never sent", m.id);
+      if (!("result" in m) && !("error" in m)) return ignore("a response without result", m.id);
+      delete pending[m.id];
+      if (m.id === initId && !m.error) hostOrigin = evt.origin;
+      if (m.error) call.reject(m.error);
+      else call.resolve(m.result);
+      return;
+    }
+    var handler = typeof m.method === "string" && hostHandlers.hasOwnProperty(m.method) && hostHandlers[m.method];
+    var params = m.params === undefined ? {} : m.params;
+    var isRequest = m.id !== undefined && m.id !== null;
+    if (!handler || !params || typeof params !== "object") {
+      if (isRequest) post({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "Method not found" } });
+      return ignore(handler ? "bad params" : "unknown method", m.method);
+    }
+    var answer;
+    try {
+      answer = handler(params);
+    } catch (e) {
+      return ignore("a message the widget could not apply", m.method);
+    }
+    if (isRequest) {
+      Promise.resolve(answer).then(function (result) {
+        post({ jsonrpc: "2.0", id: m.id, result: result || {} });
+      });
+    }
+  }
+
+  function connectHost() {
+    window.addEventListener("message", onHostMessage);
+    initId = nextId;
+    rpc("ui/initialize", {
+      protocolVersion: PROTOCOL,
+      appInfo: { name: "giftgenius-widget", version: CONTRACT },
+      appCapabilities: { availableDisplayModes: ["inline", "fullscreen"] },
+    }).then(function (result) {
+      mode = "mcp";
+      app.setAttribute("data-gg-mode", mode);
+      applyContext((result && result.hostContext) || {});
+      notify("ui/notifications/initialized", {});
+      watchSize();
+    }, function (error) {
+      ignore("ui/initialize refused", error);
+    });
+  }
+
+  function applyContext(context) {
+    if (!context || typeof context !== "object") return;
+    if ("theme" in context) applyTheme(context.theme);
+    if ("locale" in context) {
+      hostLocale = typeof context.locale === "string" ? context.locale : hostLocale;
+      applyLocale(context.locale);
+    }
+    if ("displayMode" in context) applyDisplayMode(context.displayMode);
+  }
+
+  function applyDisplayMode(value) {
+    if (value === "inline" || value === "fullscreen" || value === "pip") {
+      document.documentElement.setAttribute("data-display-mode", value);
+    }
+  }
+
+  // Ask the host for the height the content needs, whenever it changes.
+  function watchSize() {
+    if (sizeWatched) return;
+    sizeWatched = true;
+    var last = 0;
+    var report = function () {
+      var height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+      if (height === last) return;
+      last = height;
+      if (mode === "mcp") notify("ui/notifications/size-changed", { height: height });
+      else if (openai && typeof openai.notifyIntrinsicHeight === "function") openai.notifyIntrinsicHeight(height);
+    };
+    if (window.ResizeObserver) new ResizeObserver(report).observe(document.documentElement);
+    report();
+  }
+
+  function hostCall(action) {
+    if (mode === "mcp") return rpc("tools/call", { name: action.tool, arguments: action.args });
+    return openai.callTool(action.tool, action.args);
+  }
+
   // ---------------------------------------------------------------- ChatGPT transport
 
   function htmlFrom(payload) {
@@ -352,7 +519,7 @@
       fallbackBanner("slow", action);
     }, REQUEST_TIMEOUT_MS);
     remember(action)
-      .then(function () { return openai.callTool(action.tool, action.args); })
+      .then(function () { return hostCall(action); })
       .then(function (result) {
         if (settled) return;
         settled = true;
@@ -371,14 +538,84 @@
       });
   }
 
+  // A follow-up is a message from the person into the chat; only a host has a chat.
   function followUp(elt) {
-    var prompt = elt.getAttribute("data-gg-followup");
-    if (openai && typeof openai.sendFollowUpMessage === "function" && prompt) {
+    var prompt = elt.getAttribute("data-gg-follow-up") || elt.getAttribute("data-gg-followup");
+    if (!prompt) return false;
+    if (mode === "mcp") {
+      rpc("ui/message", { role: "user", content: [{ type: "text", text: prompt }] }).catch(function (e) {
+        ignore("ui/message refused", e);
+      });
+      return true;
+    }
+    if (openai && typeof openai.sendFollowUpMessage === "function") {
       openai.sendFollowUpMessage({ prompt: prompt });
       return true;
     }
     return false;
   }
+
+  function requestDisplayMode(wanted) {
+    if (mode === "mcp") {
+      rpc("ui/request-display-mode", { mode: wanted }).then(function (result) {
+        applyDisplayMode(result && result.mode);
+      }, function (e) {
+        ignore("ui/request-display-mode refused", e);
+      });
+    } else if (openai && typeof openai.requestDisplayMode === "function") {
+      Promise.resolve(openai.requestDisplayMode({ mode: wanted })).then(function (result) {
+        applyDisplayMode((result && result.mode) || wanted);
+      }, function () {});
+    } else {
+      applyDisplayMode(wanted); // a plain page is its own host
+    }
+  }
+
+  function openLink(url) {
+    if (mode === "mcp") {
+      rpc("ui/open-link", { url: url }).catch(function (e) { ignore("ui/open-link refused", e); });
+    } else if (openai && typeof openai.openExternal === "function") {
+      openai.openExternal({ href: url });
+    }
+  }
+
+  // ---------------------------------------------------------------- host-mode delegation (no htmx)
+
+  document.addEventListener("click", function (evt) {
+    var elt = evt.target.closest && evt.target.closest(
+      "[data-gg-display-mode],[data-gg-follow-up],[data-gg-followup],button[data-gg-tool],a[href]"
+    );
+    if (!elt || !root.contains(elt)) return;
+    if (elt.hasAttribute("data-gg-display-mode")) {
+      evt.preventDefault();
+      requestDisplayMode(elt.getAttribute("data-gg-display-mode"));
+      return;
+    }
+    if (!hosted) {
+      // A plain page: htmx runs the actions; a follow-up without a tool has no chat to go to.
+      if (elt.hasAttribute("data-gg-follow-up") && !elt.hasAttribute("data-gg-tool")) evt.preventDefault();
+      return;
+    }
+    if (elt.tagName === "A") {
+      // A web link leaves the widget through the host (a sandboxed frame cannot navigate the
+      // chat); an in-page anchor keeps its default.
+      if (/^https?:\/\//i.test(elt.getAttribute("href"))) {
+        evt.preventDefault();
+        openLink(elt.href);
+      }
+      return;
+    }
+    if (elt.type === "submit") return; // its form's submit event carries the action
+    evt.preventDefault();
+    if (!followUp(elt) && elt.hasAttribute("data-gg-tool")) viaCallTool(actionFor(elt));
+  });
+
+  document.addEventListener("submit", function (evt) {
+    var form = evt.target;
+    if (!hosted || !root.contains(form) || !form.hasAttribute("data-gg-tool")) return;
+    evt.preventDefault(); // the browser has validated the fields; the host runs the tool
+    viaCallTool(actionFor(form));
+  });
 
   // ---------------------------------------------------------------- htmx transport
 
@@ -405,14 +642,7 @@
     document.addEventListener("htmx:confirm", function (evt) {
       var elt = evt.detail.elt;
       if (!root.contains(elt)) return;
-      if (elt.hasAttribute("data-gg-followup") && followUp(elt)) {
-        evt.preventDefault();
-        return;
-      }
-      if (mode === "openai") {
-        evt.preventDefault(); // ChatGPT: the host calls the tool, not htmx
-        viaCallTool(actionFor(elt));
-      }
+      if (elt.hasAttribute("data-gg-followup") && followUp(elt)) evt.preventDefault();
     });
 
     document.addEventListener("htmx:beforeRequest", function (evt) {
@@ -482,10 +712,13 @@
   if (openai) {
     applyTheme(openai.theme);
     applyLocale(openai.locale);
+    applyDisplayMode(openai.displayMode);
     window.addEventListener("openai:set_globals", function (evt) {
+      if (mode === "mcp") return; // the host speaks MCP Apps: its notifications are the truth
       var globals = (evt.detail && evt.detail.globals) || {};
       if ("theme" in globals) applyTheme(globals.theme);
       if ("locale" in globals) applyLocale(globals.locale);
+      if ("displayMode" in globals) applyDisplayMode(globals.displayMode);
       if ("toolResponseMetadata" in globals || "toolOutput" in globals) {
         var html = htmlFrom(openai.toolResponseMetadata);
         // Only a new answer from the model's own call replaces the view: the host repeating its
@@ -499,15 +732,16 @@
   // ---------------------------------------------------------------- start
 
   function start() {
-    var restored = savedView();
-    if (restored && (state.ctx || state.last)) {
+    var view = savedView();
+    if (view && (state.ctx || state.last)) {
       // A reload: show where the person was; a repeated click re-sends the same key.
-      root.innerHTML = restored;
-      shownHtml = restored;
+      root.innerHTML = view;
+      shownHtml = view;
+      restored = true;
       hostHtml = openai ? htmlFrom(openai.toolResponseMetadata) : null;
       hydrate();
-    } else if (openai) {
-      if (!renderFromHost()) {
+    } else if (hosted) {
+      if (!(openai && renderFromHost())) {
         root.replaceChildren();
         var wait = document.createElement("p");
         wait.className = "gg-loading";
@@ -519,7 +753,10 @@
       hydrate();
       saveView(root.innerHTML);
     }
+    if (!document.documentElement.hasAttribute("data-display-mode")) applyDisplayMode("inline");
     app.setAttribute("data-gg-ready", "true");
+    if (framed && hosted) connectHost();
+    if (mode === "openai") watchSize();
   }
 
   start();

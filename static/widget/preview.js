@@ -1,6 +1,8 @@
 /*
- * GiftGenius QA preview: plays ChatGPT for the widget shell in the iframe.
- *  - the host: window.openai for the frame (globals, widgetState, callTool → real /mcp JSON-RPC);
+ * GiftGenius QA preview: plays the host for the widget shell in the iframe.
+ *  - the host: by default an MCP Apps host (postMessage JSON-RPC: ui/initialize, tool-input,
+ *    tool-result, host-context-changed; the frame's tools/call → real /mcp JSON-RPC), or with
+ *    ?dialect=openai the older window.openai (globals, widgetState, callTool);
  *  - the model: the QA panel starts a workflow and asks for suggestions through /mcp;
  *  - the log: every tool call, what the model sees (structuredContent + content) beside what
  *    only the widget sees (_meta).
@@ -22,6 +24,7 @@
     locale: document.getElementById("qa-locale"),
     theme: document.getElementById("qa-theme"),
     fault: document.getElementById("qa-fault"),
+    displayMode: document.getElementById("qa-display-mode"),
     log: document.getElementById("qa-log"),
     stage: document.getElementById("qa-stage"),
     placeholder: document.getElementById("qa-placeholder"),
@@ -73,6 +76,12 @@
 
   function setGlobals(partial) {
     Object.keys(partial).forEach(function (k) { globals[k] = partial[k]; });
+    if (config.dialect === "mcp-apps") {
+      var changed = {};
+      ["theme", "locale", "displayMode"].forEach(function (k) { if (k in partial) changed[k] = partial[k]; });
+      if (Object.keys(changed).length) appNotify("ui/notifications/host-context-changed", changed);
+      return;
+    }
     if (frame && frame.contentWindow) {
       var win = frame.contentWindow;
       try {
@@ -246,14 +255,112 @@
     snapshot: function () { return clone(globals); },
   };
 
+  // ------------------------------------------------------------------ MCP Apps host (postMessage)
+
+  var appReady = false;
+
+  function hostContext() {
+    return {
+      theme: globals.theme,
+      locale: globals.locale,
+      displayMode: globals.displayMode,
+      availableDisplayModes: ["inline", "fullscreen"],
+      platform: "web",
+      deviceCapabilities: { hover: true, touch: false },
+      containerDimensions: { maxHeight: globals.maxHeight },
+    };
+  }
+
+  function toApp(message) {
+    if (frame && frame.contentWindow) frame.contentWindow.postMessage(message, window.location.origin);
+  }
+
+  function appNotify(method, params) {
+    if (appReady) toApp({ jsonrpc: "2.0", method: method, params: params });
+  }
+
+  function setDisplayMode(mode) {
+    globals.displayMode = mode;
+    el.stage.classList.toggle("qa-stage__frame--fullscreen", mode === "fullscreen");
+    if (el.displayMode) el.displayMode.value = mode;
+    if (frame) fitFrame(frame.contentWindow);
+  }
+
+  var appMethods = {
+    "ui/initialize": function () {
+      return {
+        protocolVersion: "2026-01-26",
+        hostInfo: { name: "giftgenius-qa-preview", version: "1" },
+        hostCapabilities: { openLinks: {}, serverTools: {}, message: { text: {} } },
+        hostContext: hostContext(),
+      };
+    },
+    "ui/notifications/initialized": function () {
+      appReady = true;
+      appNotify("ui/notifications/tool-input", { arguments: clone(globals.toolInput) || {} });
+      if (globals.toolResult) appNotify("ui/notifications/tool-result", clone(globals.toolResult));
+    },
+    "tools/call": function (params) {
+      return callMcp(params.name, clone(params.arguments || {}), "widget");
+    },
+    "ui/message": function (params) {
+      var text = (params.content || []).map(function (c) { return c.text || ""; }).join(" ");
+      logNote("The widget sent a follow-up message to the model: " + text);
+      return {};
+    },
+    "ui/open-link": function (params) {
+      logNote("The widget asked the host to open " + params.url);
+      return {};
+    },
+    "ui/request-display-mode": function (params) {
+      var mode = params.mode === "fullscreen" ? "fullscreen" : "inline";
+      setDisplayMode(mode);
+      appNotify("ui/notifications/host-context-changed", { displayMode: mode });
+      return { mode: mode };
+    },
+    "ui/notifications/size-changed": function (params) {
+      if (typeof params.height === "number") appHeight = params.height;
+      fitFrame(frame.contentWindow);
+    },
+    ping: function () {
+      return {};
+    },
+  };
+
+  window.addEventListener("message", function (evt) {
+    if (config.dialect !== "mcp-apps") return; // playing a host that offers only window.openai
+    if (!frame || evt.source !== frame.contentWindow || evt.origin !== window.location.origin) return;
+    var m = evt.data;
+    if (!m || m.jsonrpc !== "2.0" || typeof m.method !== "string") return;
+    var handler = appMethods.hasOwnProperty(m.method) ? appMethods[m.method] : null;
+    var isRequest = m.id !== undefined && m.id !== null;
+    if (!handler) {
+      if (isRequest) toApp({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "Method not found" } });
+      return;
+    }
+    Promise.resolve()
+      .then(function () { return handler(m.params || {}); })
+      .then(function (result) {
+        if (isRequest) toApp({ jsonrpc: "2.0", id: m.id, result: result || {} });
+      }, function (error) {
+        if (isRequest) toApp({ jsonrpc: "2.0", id: m.id, error: { code: -32603, message: String((error && error.message) || error) } });
+      });
+  });
+
   // ------------------------------------------------------------------ the frame
 
   var resizeObserver = null;
+  var appHeight = 0; // what the MCP App asked for (ui/notifications/size-changed)
 
   function fitFrame(frameWindow) {
     if (!frame || frame.contentWindow !== frameWindow) return;
-    var body = frameWindow.document.body;
     // CSSOM (allowed under style-src 'self'), not a style attribute.
+    if (config.dialect === "mcp-apps") {
+      // A host sizes the frame from the app's request, never by reading into it.
+      frame.style.height = globals.displayMode === "fullscreen" ? "" : Math.max(240, appHeight) + "px";
+      return;
+    }
+    var body = frameWindow.document.body;
     var apply = function () { frame.style.height = Math.max(240, body.scrollHeight + 8) + "px"; };
     apply();
     if (resizeObserver) resizeObserver.disconnect();
@@ -265,6 +372,8 @@
     globals.toolInput = clone(toolInput);
     globals.toolOutput = result ? clone(result.structuredContent) : null;
     globals.toolResponseMetadata = result ? clone(result._meta || {}) : null;
+    globals.toolResult = result ? clone(result) : null;
+    appReady = false;
     globals.widgetState = widgetState || null; // a new tool result is a new widget instance
     frameNo += 1;
     persistMount();
@@ -274,7 +383,7 @@
     next.title = "GiftGenius widget";
     next.setAttribute("data-testid", "qa-frame");
     next.setAttribute("sandbox", "allow-scripts allow-same-origin allow-forms");
-    next.src = config.frameUrl + "?instance=" + frameNo;
+    next.src = config.frameUrl + "?instance=" + frameNo + (config.dialect === "openai" ? "&dialect=openai" : "");
     if (frame) frame.remove();
     if (el.placeholder) el.placeholder.hidden = true;
     el.stage.appendChild(next);
@@ -322,6 +431,10 @@
   el.theme.addEventListener("change", function () {
     applyPanelTheme(el.theme.value);
     setGlobals({ theme: el.theme.value });
+  });
+  el.displayMode.addEventListener("change", function () {
+    setDisplayMode(el.displayMode.value);
+    setGlobals({ displayMode: el.displayMode.value });
   });
   el.fault.addEventListener("change", function () {
     logNote("Fault for this preview session: " + (faultPlan() || "none"));

@@ -15,14 +15,21 @@ from tests.browser.flows import go_to_summary, mcp_calls, start_in_preview
 pytestmark = [pytest.mark.browser, BROWSER_DB]
 
 
-def test_the_whole_flow_from_brief_to_completed(staff_page: Page):
+@pytest.mark.parametrize(
+    ("dialect", "mode"),
+    [("mcp-apps", "mcp"), ("openai", "openai")],
+    ids=["mcp-apps", "window.openai"],
+)
+def test_the_whole_flow_from_brief_to_completed(staff_page: Page, dialect: str, mode: str):
+    """The same purchase in both dialects: an MCP Apps host, and one offering only window.openai."""
     page = staff_page
     calls = mcp_calls(page)
-    start_in_preview(page)
+    start_in_preview(page, f"?dialect={dialect}")
     widget = widget_frame(page)
+    expect(widget.locator("#gg-app")).to_have_attribute("data-gg-mode", mode)
     cards = widget.get_by_test_id("gift-card")
     assert cards.count() >= 2
-    screenshot(page, "preview-suggestions-light")
+    screenshot(page, f"preview-suggestions-light-{dialect}")
 
     first_name = cards.nth(0).locator("h3").inner_text()
     widget.get_by_test_id("select-gift").nth(0).click()
@@ -48,7 +55,7 @@ def test_the_whole_flow_from_brief_to_completed(staff_page: Page):
     confirm.click()
     status = widget.get_by_test_id("order-status")
     expect(status).to_have_attribute("data-status", "completed")
-    screenshot(page, "preview-completed-light")
+    screenshot(page, f"preview-completed-light-{dialect}")
 
     workflow = WorkflowContext.objects.get(owner__username="demo")
     assert workflow.current_step == "completed"
@@ -92,9 +99,10 @@ def test_dark_theme_and_polish_from_the_url(staff_page: Page):
     screenshot(page, "preview-completed-dark-pl")
 
 
-def test_the_theme_follows_the_host_without_a_reload(staff_page: Page):
+@pytest.mark.parametrize("dialect", ["mcp-apps", "openai"])
+def test_the_theme_follows_the_host_without_a_reload(staff_page: Page, dialect: str):
     page = staff_page
-    start_in_preview(page)
+    start_in_preview(page, f"?dialect={dialect}")
     widget = widget_frame(page)
     page.get_by_test_id("qa-theme").select_option("dark")
     expect(widget.locator("html")).to_have_attribute("data-theme", "dark")
@@ -104,7 +112,7 @@ def test_the_theme_follows_the_host_without_a_reload(staff_page: Page):
 
 def test_a_host_repeating_its_globals_does_not_undo_the_persons_steps(staff_page: Page):
     page = staff_page
-    start_in_preview(page)
+    start_in_preview(page, "?dialect=openai")
     widget = widget_frame(page)
     widget.get_by_test_id("select-gift").first.click()
     expect(widget.get_by_test_id("go-to-checkout")).to_be_visible()

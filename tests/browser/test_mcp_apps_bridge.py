@@ -1,0 +1,193 @@
+"""The bridge's MCP Apps dialect in the QA preview (which plays an MCP Apps host over postMessage):
+bad host messages, a result without a fragment, display modes, follow-ups and the frame height."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import Page, Route, expect
+
+from tests.browser.conftest import BROWSER_DB, widget_frame, widget_frame_handle
+from tests.browser.flows import start_in_preview
+
+pytestmark = [pytest.mark.browser, BROWSER_DB]
+
+IGNORED = "GiftGenius widget ignored a host message: "
+
+# Posts from the preview page (the host window, the host's origin) into the widget frame.
+POST_FROM_HOST = """messages => {
+    const frame = document.querySelector('[data-testid="qa-frame"]').contentWindow;
+    for (const m of messages) frame.postMessage(m, location.origin);
+}"""
+
+
+def post_from_host(page: Page, *messages) -> None:
+    page.evaluate(POST_FROM_HOST, list(messages))
+
+
+def settle_host_messages(page: Page, theme: str) -> None:
+    """Messages from one window arrive in order: once a later theme change shows, the widget
+    has handled everything the host posted before it."""
+    post_from_host(
+        page,
+        {
+            "jsonrpc": "2.0",
+            "method": "ui/notifications/host-context-changed",
+            "params": {"theme": theme},
+        },
+    )
+    expect(widget_frame(page).locator("html")).to_have_attribute("data-theme", theme)
+
+
+def test_bad_host_messages_are_ignored_logged_once_and_leave_the_widget_working(staff_page: Page):
+    page = staff_page
+    warnings: list[str] = []
+    page.on("console", lambda m: warnings.append(m.text) if m.type == "warning" else None)
+    start_in_preview(page)
+    widget = widget_frame(page)
+    expect(widget.locator("#gg-app")).to_have_attribute("data-gg-mode", "mcp")
+    before = widget.locator("#gg-root").inner_html()
+
+    bad = [
+        "not JSON-RPC at all",
+        {"jsonrpc": "1.0", "method": "ui/notifications/tool-result", "params": {}},
+        {"jsonrpc": "2.0", "method": "ui/notifications/made-up", "params": {}},
+        {"jsonrpc": "2.0", "id": 4242, "result": {"content": []}},  # an answer to nothing
+        {"jsonrpc": "2.0", "method": "ui/notifications/tool-result", "params": "not an object"},
+    ]
+    post_from_host(page, *bad, *bad)  # each kind twice: still one console line per kind
+    settle_host_messages(page, "dark")
+    # The right shape from the wrong window (the frame itself): would blank the view if obeyed.
+    widget_frame_handle(page).evaluate(
+        """() => new Promise(done => {
+            window.addEventListener("message", () => done(), {once: true});
+            window.postMessage({jsonrpc: "2.0", method: "ui/notifications/tool-result",
+                                params: {content: [{type: "text", text: "forged"}]}}, "*");
+        })"""
+    )
+
+    assert widget.locator("#gg-root").inner_html() == before
+    expect(widget.get_by_test_id("error-banner")).to_have_count(0)
+    logged = [w.split(IGNORED, 1)[1] for w in warnings if IGNORED in w]
+    assert len(logged) == 5, logged
+    for reason in (
+        "not JSON-RPC 2.0",
+        "unknown method",
+        "a response to a request never sent",
+        "bad params",
+        "not from the host window",
+    ):
+        assert sum(entry.startswith(reason) for entry in logged) == 1, (reason, logged)
+
+    # The widget still works: the next click is a real tools/call through the host.
+    widget.get_by_test_id("select-gift").first.click()
+    expect(widget.get_by_test_id("go-to-checkout")).to_be_visible()
+
+
+def test_a_host_tool_result_without_a_fragment_shows_the_error_banner(staff_page: Page):
+    page = staff_page
+    start_in_preview(page)
+    post_from_host(
+        page,
+        {
+            "jsonrpc": "2.0",
+            "method": "ui/notifications/tool-result",
+            "params": {
+                "content": [{"type": "text", "text": "3 gift ideas found."}],
+                "structuredContent": {"ok": True},
+            },
+        },
+    )
+    banner = widget_frame(page).get_by_test_id("error-banner")
+    expect(banner).to_be_visible()
+    expect(banner).to_have_attribute("data-error-code", "CLIENT_UNREACHABLE")
+
+
+def test_an_apps_own_call_answered_without_a_fragment_shows_the_error_banner(staff_page: Page):
+    page = staff_page
+    start_in_preview(page)
+
+    def strip_fragment(route: Route) -> None:
+        answer = route.fetch().json()
+        answer["result"]["_meta"].pop("html")
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(answer))
+
+    page.route("**/mcp", strip_fragment)
+    widget = widget_frame(page)
+    widget.get_by_test_id("select-gift").first.click()
+    expect(widget.get_by_test_id("error-banner")).to_have_attribute(
+        "data-error-code", "CLIENT_UNREACHABLE"
+    )
+    expect(widget.get_by_test_id("retry")).to_be_visible()
+    page.unroute("**/mcp")
+    widget.get_by_test_id("retry").click()  # the same action again, now with its fragment
+    expect(widget.get_by_test_id("go-to-checkout")).to_be_visible()
+
+
+def test_a_host_repeating_its_tool_result_does_not_undo_the_persons_steps(staff_page: Page):
+    page = staff_page
+    start_in_preview(page)
+    widget = widget_frame(page)
+    widget.get_by_test_id("select-gift").first.click()
+    expect(widget.get_by_test_id("go-to-checkout")).to_be_visible()
+    original = page.evaluate("() => GiftGeniusPreviewHost.snapshot().toolResult")
+    assert "html" in original["_meta"]
+    post_from_host(
+        page, {"jsonrpc": "2.0", "method": "ui/notifications/tool-result", "params": original}
+    )
+    settle_host_messages(page, "dark")
+    expect(widget.get_by_test_id("go-to-checkout")).to_have_count(1)
+    expect(widget.get_by_test_id("gift-card")).to_have_count(1)
+
+
+def test_display_mode_follows_the_host_and_the_widget_can_ask_for_fullscreen(staff_page: Page):
+    page = staff_page
+    start_in_preview(page)
+    widget = widget_frame(page)
+    root = widget.locator("html")
+    expect(root).to_have_attribute("data-display-mode", "inline")
+
+    page.get_by_test_id("qa-display-mode").select_option("fullscreen")  # the host switches
+    expect(root).to_have_attribute("data-display-mode", "fullscreen")
+    page.get_by_test_id("qa-display-mode").select_option("inline")
+    expect(root).to_have_attribute("data-display-mode", "inline")
+
+    # The widget asks (issue 13's "See all" button): the host grants it and says so.
+    widget.locator("#gg-root").evaluate(
+        """root => root.insertAdjacentHTML("beforeend",
+            '<button type="button" data-testid="see-all" data-gg-display-mode="fullscreen">See all</button>')"""
+    )
+    widget.get_by_test_id("see-all").click()
+    expect(root).to_have_attribute("data-display-mode", "fullscreen")
+    expect(page.locator("#qa-stage")).to_have_class("qa-stage__frame qa-stage__frame--fullscreen")
+    expect(page.get_by_test_id("qa-display-mode")).to_have_value("fullscreen")
+
+
+def test_a_follow_up_button_sends_a_user_message_not_a_tool_call(staff_page: Page):
+    page = staff_page
+    start_in_preview(page)
+    widget = widget_frame(page)
+    calls_before = page.get_by_test_id("qa-log-entry").count()
+    widget.locator("#gg-root").evaluate(
+        """root => root.insertAdjacentHTML("beforeend",
+            '<button type="button" data-testid="card" data-gg-follow-up="Write a card message for Ada">Card</button>')"""
+    )
+    widget.get_by_test_id("card").click()
+    expect(page.get_by_test_id("qa-log-note").first).to_contain_text(
+        "follow-up message to the model: Write a card message for Ada"
+    )
+    assert page.get_by_test_id("qa-log-entry").count() == calls_before
+
+
+def test_the_frame_takes_the_height_the_app_asks_for(staff_page: Page):
+    page = staff_page
+    start_in_preview(page)
+    # The host never reads into the frame; it sizes it from ui/notifications/size-changed.
+    page.wait_for_function(
+        """() => {
+            const frame = document.querySelector('[data-testid="qa-frame"]');
+            const wanted = Math.ceil(frame.contentDocument.documentElement.getBoundingClientRect().height);
+            return wanted > 240 && frame.style.height === wanted + "px";
+        }"""
+    )
