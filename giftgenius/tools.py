@@ -6,6 +6,8 @@ from giftgenius import catalog, services
 from giftgenius.catalog import CatalogItem
 from giftgenius.models import Step, WorkflowContext
 from giftgenius.registry import (
+    GIFTS_READ,
+    GIFTS_WRITE,
     Annotations,
     ToolContext,
     ToolResult,
@@ -180,6 +182,7 @@ register(
             read_only=False, destructive=False, idempotent=False, open_world=False
         ),
         handler=start_gift_workflow,
+        scope=GIFTS_WRITE,
         invoking="Starting a gift search…",
         invoked="Gift search started",
     )
@@ -199,6 +202,7 @@ register(
             read_only=True, destructive=False, idempotent=None, open_world=False
         ),
         handler=get_workflow,
+        scope=GIFTS_READ,
         widget_accessible=True,
         invoking="Checking the gift search…",
         invoked="Gift search checked",
@@ -221,6 +225,7 @@ register(
             read_only=True, destructive=False, idempotent=None, open_world=False
         ),
         handler=suggest_gifts,
+        scope=GIFTS_READ,
         allowed_steps=BEFORE_CHECKOUT,
         widget_accessible=True,
         invoking="Looking for gift ideas…",
@@ -242,6 +247,7 @@ register(
             read_only=True, destructive=False, idempotent=None, open_world=False
         ),
         handler=search_products,
+        scope=GIFTS_READ,
         allowed_steps=BEFORE_CHECKOUT,
         widget_accessible=True,
         invoking="Searching the catalog…",
@@ -262,6 +268,7 @@ register(
             read_only=False, destructive=False, idempotent=True, open_world=False
         ),
         handler=select_gift,
+        scope=GIFTS_WRITE,
         allowed_steps=frozenset({Step.IDEAS, Step.GIFT_SELECTED}),
         widget_accessible=True,
         invoking="Selecting the gift…",
@@ -283,6 +290,7 @@ register(
             read_only=False, destructive=False, idempotent=True, open_world=False
         ),
         handler=user_navigated_to_step,
+        scope=GIFTS_WRITE,
         allowed_steps=frozenset({Step.IDEAS, Step.GIFT_SELECTED, Step.CHECKOUT}),
         widget_accessible=True,
         invoking="Going back…",

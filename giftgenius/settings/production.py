@@ -16,3 +16,11 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = True
 SECURE_HSTS_PRELOAD = True
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
+
+# --- OAuth 2.1 sign-in for /mcp and /api/tools (issue 10) ---
+from django.core.exceptions import ImproperlyConfigured  # noqa: E402
+
+if MCP_TRUST_OPENAI_SUBJECT:  # noqa: F405
+    raise ImproperlyConfigured(
+        "MCP_TRUST_OPENAI_SUBJECT must be off in production: /mcp signs users in with OAuth 2.1."
+    )
