@@ -301,3 +301,11 @@ OAUTH2_PROVIDER = {
     "DCR_ENABLED": True,
     "DCR_REGISTRATION_PERMISSION_CLASSES": ("oauth2_provider.dcr.AllowAllDCRPermission",),
 }
+# oauthlib and the toolkit log codes and redirect URLs (with the code) at DEBUG: warnings only,
+# whatever LOG_LEVEL says, so no token, secret or code reaches the logs.
+LOGGING["loggers"].update(
+    {
+        "oauthlib": {"handlers": ["console"], "level": "WARNING", "propagate": False},
+        "oauth2_provider": {"handlers": ["console"], "level": "WARNING", "propagate": False},
+    }
+)
