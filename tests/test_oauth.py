@@ -228,6 +228,49 @@ def test_every_tool_descriptor_declares_its_oauth_scope(live_url):
     assert REGISTRY["get_order"].scope == "gifts:read"
 
 
+# --- our login and consent pages ---------------------------------------------------------------
+
+PAGE_LANGUAGES = {"pl": "pl", "ru": "ru", "uk": "uk", "zh-hans": "zh-Hans"}
+
+
+@pytest.mark.parametrize("language", ["en", *PAGE_LANGUAGES])
+def test_the_login_and_consent_pages_are_localized_in_every_language(user, language):
+    client_id = register_client(client_name="Host X")["client_id"]
+    params = authorize_params(client_id)
+    browser = Client(HTTP_ACCEPT_LANGUAGE=language)
+    login = browser.get("/o/login/", {"next": "/o/authorize/"})
+    browser.force_login(user)
+    consent = browser.get("/o/authorize/", params)
+    assert login.status_code == consent.status_code == 200
+    english = [b"Sign in to GiftGenius", b"Allow Host X to use GiftGenius for you?", b">Deny<"]
+    pages = login.content + consent.content
+    for text in english:
+        assert (text in pages) == (language == "en"), (language, text)
+    assert consent.content.count(b"<li>") == 3
+
+
+def test_the_consent_page_is_under_the_strict_csp_and_lets_the_form_reach_the_client(user):
+    client_id = register_client()["client_id"]
+    consent = signed_in(user).get("/o/authorize/", authorize_params(client_id))
+    policy = consent["Content-Security-Policy"]
+    assert "unsafe-inline" not in policy and "unsafe-eval" not in policy and "*" not in policy
+    assert "frame-ancestors 'none'" in policy
+    assert "form-action 'self' http://127.0.0.1:5599" in policy
+    assert b"<script" not in consent.content and b"style=" not in consent.content
+
+
+def test_denying_consent_sends_access_denied_and_no_code(user):
+    client_id = register_client()["client_id"]
+    params = authorize_params(client_id)
+    browser = signed_in(user)
+    browser.get("/o/authorize/", params)
+    answer = browser.post("/o/authorize/", params)  # "Deny" submits without allow
+    query = parse_qs(urlsplit(answer["Location"]).query)
+    assert query["error"] == ["access_denied"]
+    assert "code" not in query
+    assert not Grant.objects.exists()
+
+
 # --- the authorization server's refusals --------------------------------------------------------
 
 
