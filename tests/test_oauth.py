@@ -465,6 +465,25 @@ def test_no_token_secret_or_code_reaches_the_logs(live_url, user, oauth_only, ca
         assert secret not in logged
 
 
+def test_staff_revoke_a_token_from_the_admin_and_it_stops_working(user, admin_client):
+    token = access_token(user, resource="http://testserver/api/tools")
+    rest = Client(HTTP_AUTHORIZATION=f"Bearer {token}")
+    call = {"path": "/api/tools/start_gift_workflow", "data": "{}"}
+    assert rest.post(**call, content_type="application/json").status_code == 200
+    row = AccessToken.objects.get(user=user)
+    listing = admin_client.get("/admin/oauth2_provider/accesstoken/")
+    assert listing.status_code == 200
+    assert token.encode() not in listing.content  # the admin shows tokens masked
+    revoked = admin_client.post(
+        "/admin/oauth2_provider/accesstoken/",
+        {"action": "revoke_tokens", "_selected_action": [row.pk]},
+    )
+    assert revoked.status_code == 302
+    refused = rest.post(**call, content_type="application/json")
+    assert refused.status_code == 401
+    assert refused.json()["error"]["code"] == "UNAUTHORIZED"
+
+
 # --- production settings ------------------------------------------------------------------------
 
 
