@@ -21,6 +21,7 @@ setup: $(VENV)/.installed
 	$(PY) manage.py migrate --database payment_ledger --noinput -v0
 	$(PY) manage.py seed_catalog
 	$(PY) manage.py ensure_demo_users
+	$(PY) manage.py ensure_oauth_client
 
 # Serves Django, the REST tools and /mcp as one ASGI app; the background sweeps run beside it.
 run: setup

@@ -18,7 +18,15 @@ from checkout.schemas import (
     PrepareOrderOutput,
 )
 from giftgenius.models import Step, WorkflowContext
-from giftgenius.registry import Annotations, ToolContext, ToolResult, ToolSpec, register
+from giftgenius.registry import (
+    GIFTS_READ,
+    ORDERS_WRITE,
+    Annotations,
+    ToolContext,
+    ToolResult,
+    ToolSpec,
+    register,
+)
 
 COMMERCE_STEPS = frozenset({Step.GIFT_SELECTED, Step.CHECKOUT})
 
@@ -147,6 +155,7 @@ register(
             read_only=True, destructive=False, idempotent=None, open_world=False
         ),
         handler=get_payment_methods,
+        scope=GIFTS_READ,
         allowed_steps=COMMERCE_STEPS,
         widget_accessible=True,
         invoking="Loading payment methods…",
@@ -170,6 +179,7 @@ register(
             read_only=False, destructive=False, idempotent=True, open_world=False
         ),
         handler=prepare_order,
+        scope=ORDERS_WRITE,
         allowed_steps=COMMERCE_STEPS,
         requires_idempotency_key=True,
         widget_accessible=True,
@@ -195,6 +205,7 @@ register(
             read_only=False, destructive=True, idempotent=True, open_world=True
         ),
         handler=commit_order,
+        scope=ORDERS_WRITE,
         allowed_steps=COMMERCE_STEPS,
         requires_idempotency_key=True,
         widget_accessible=True,
@@ -219,6 +230,7 @@ register(
             read_only=False, destructive=True, idempotent=True, open_world=True
         ),
         handler=cancel_order,
+        scope=ORDERS_WRITE,
         requires_idempotency_key=True,
         widget_accessible=True,
         invoking="Cancelling the order…",
@@ -240,6 +252,7 @@ register(
             read_only=True, destructive=False, idempotent=None, open_world=False
         ),
         handler=get_order,
+        scope=GIFTS_READ,
         widget_accessible=True,
         invoking="Checking the order…",
         invoked="Order checked",

@@ -12,16 +12,19 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI
+from oauth2_provider.www_authenticate import build_bearer_challenge
 from pydantic import BaseModel
 
 from giftgenius.errors import ERROR_CATALOG, ToolError
 from giftgenius.executor import ToolOutcome, error_body, execute_tool
 from giftgenius.observability import correlation_id_from
-from giftgenius.principals import user_for_bearer_header
+from giftgenius.principals import caller_for_bearer_header
 from giftgenius.registry import REGISTRY, ToolSpec
 
 REF = "#/components/schemas/{model}"
 FAULT_HEADER = "HTTP_X_FAULT_INJECT"
+# The REST tools are one protected resource (RFC 9728): tokens are asked for this path.
+TOOLS_RESOURCE_PATH = "/api/tools"
 
 
 class GiftGeniusAPI(NinjaAPI):
@@ -118,19 +121,36 @@ def tool_view(spec: ToolSpec):
                     correlation_id,
                 )
             )
+        header = request.headers.get("Authorization")
+        caller = caller_for_bearer_header(
+            header, resource_uri=request.build_absolute_uri(request.path)
+        )
         outcome = execute_tool(
             name=spec.name,
             arguments=arguments,
-            principal=user_for_bearer_header(request.headers.get("Authorization")),
+            principal=caller.user if caller else None,
             correlation_id=correlation_id,
             transport="rest",
             locale=getattr(request, "LANGUAGE_CODE", "en"),
             fault_plan=request.META.get(FAULT_HEADER),
+            scopes=caller.scopes if caller else None,
         )
-        return render(outcome)
+        response = render(outcome)
+        if caller is None:
+            response["WWW-Authenticate"] = bearer_challenge(request, sent_token=header is not None)
+        return response
 
     view.__name__ = f"tool_{spec.name}"
     return view
+
+
+def bearer_challenge(request: HttpRequest, *, sent_token: bool) -> str:
+    """RFC 6750/9728: where to find out how to sign in; an error code only if a token was sent."""
+    error = {"error": "invalid_token"} if sent_token else None
+    metadata = request.build_absolute_uri("/.well-known/oauth-protected-resource")
+    return build_bearer_challenge(
+        request, error, resource_metadata_url=metadata + TOOLS_RESOURCE_PATH
+    )
 
 
 def _error_responses() -> dict[str, Any]:

@@ -20,6 +20,7 @@ from django.apps import apps
 from django.conf import settings
 from django.core.handlers.wsgi import WSGIHandler
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.routing import Mount
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "giftgenius.settings.dev")
@@ -29,6 +30,7 @@ if not apps.ready:
     django.setup(set_prefix=False)  # also fills the tool registry (AppConfig.ready)
 
 # Imported once Django is set up: the MCP adapter reads settings and the filled tool registry.
+from widget.mcp_auth import McpBearerAuth
 from widget.mcp_server import MCP_PATH, build_mcp_server, transport_security
 
 
@@ -49,7 +51,11 @@ def build_application() -> Starlette:
         async with server.session_manager.run():
             yield
 
-    return Starlette(routes=[*mcp_app.routes, Mount("/", app=django_app)], lifespan=lifespan)
+    return Starlette(
+        routes=[*mcp_app.routes, Mount("/", app=django_app)],
+        middleware=[Middleware(McpBearerAuth, path=MCP_PATH)],
+        lifespan=lifespan,
+    )
 
 
 application = build_application()

@@ -72,6 +72,14 @@ ERROR_CATALOG: dict[str, ErrorSpec] = {
         _spec("UNKNOWN_TOOL", V, False, 404, ANALYTICS, _("This action is not available.")),
         _spec("UNAUTHORIZED", P, False, 401, ANALYTICS, _("Please sign in again to continue.")),
         _spec(
+            "INSUFFICIENT_SCOPE",
+            P,
+            False,
+            403,
+            ANALYTICS,
+            _("GiftGenius needs more permission for this. Please reconnect and allow it."),
+        ),
+        _spec(
             "NOT_FOUND", B, False, 404, ANALYTICS, _("We could not find that. Please start again.")
         ),
         _spec(

@@ -77,7 +77,11 @@ def execute_tool(
     transport: str = "rest",
     locale: str = "en",
     fault_plan: str | None = None,
+    scopes: frozenset[str] | None = None,
+    host_subject: str | None = None,
 ) -> ToolOutcome:
+    """`scopes` are an OAuth token's (None: an API token or a trusted subject, which may call
+    every tool); `host_subject` is the MCP host's user id, recorded for analytics only."""
     started = time.perf_counter()
     cid = correlation_id_from(correlation_id)
     retries_token = upstream_retries.set(0)
@@ -95,6 +99,15 @@ def execute_tool(
                     "This call has no valid credentials. Send 'Authorization: Bearer <token>'.",
                     field="Authorization",
                     expected="a bearer token issued by `manage.py create_api_token`",
+                )
+            if scopes is not None and spec.scope not in scopes:
+                raise ToolError(
+                    "INSUFFICIENT_SCOPE",
+                    f"This sign-in does not allow '{name}': it needs the OAuth scope "
+                    f"'{spec.scope}'. Ask the person to reconnect GiftGenius and grant it.",
+                    field="scope",
+                    expected=spec.scope,
+                    details={"required_scope": spec.scope, "granted_scopes": sorted(scopes)},
                 )
             if workflow_id:
                 _guard_loop(
@@ -139,6 +152,7 @@ def execute_tool(
             transport=transport,
             retries=retries,
             duration_ms=(time.perf_counter() - started) * 1000,
+            host_subject=host_subject,
         )
     except Exception:
         # Recording must never replace what the tool did (a charge may have gone through).
@@ -256,6 +270,7 @@ def _record(
     transport: str,
     retries: int,
     duration_ms: float,
+    host_subject: str | None,
 ) -> None:
     """Write the structured log line and the call-log row, from one place (SPEC §10)."""
     error = outcome.error or {}
@@ -297,4 +312,5 @@ def _record(
         upstream_retries=retries,
         replayed=outcome.replayed,
         transport=transport,
+        host_subject=host_subject or "",
     )

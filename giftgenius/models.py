@@ -117,6 +117,8 @@ class ToolCallLog(models.Model):
     upstream_retries = models.PositiveSmallIntegerField(default=0)
     replayed = models.BooleanField(default=False)
     transport = models.CharField(max_length=8, default="rest")
+    # The MCP host's own user id (_meta["openai/subject"]), for analytics only: never identity.
+    host_subject = models.CharField(max_length=256, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

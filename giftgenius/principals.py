@@ -1,15 +1,18 @@
-"""Who a tool call acts for: a REST bearer token, or the ChatGPT user's subject over MCP."""
+"""Who a tool call acts for: an OAuth access token (MCP hosts), an API token (REST and
+scripts), or, in development and tests only, the ChatGPT user's subject over MCP."""
 
 from __future__ import annotations
 
 import hashlib
 import secrets
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q
 from django.utils import timezone
+from oauth2_provider.oauth2_backends import get_oauthlib_core
 
 from giftgenius.models import ApiToken
 
@@ -49,13 +52,37 @@ def user_for_token(token: str) -> AbstractBaseUser | None:
     return row.user if row else None
 
 
-def user_for_bearer_header(header: str | None) -> AbstractBaseUser | None:
-    if not header:
+@dataclass(frozen=True)
+class Caller:
+    """A verified credential: the user it acts for and the OAuth scopes it carries."""
+
+    user: AbstractBaseUser
+    scopes: frozenset[str] | None  # None: every tool (an API token, a trusted subject)
+
+
+def caller_for_bearer_header(header: str | None, *, resource_uri: str) -> Caller | None:
+    """The caller behind `Authorization: Bearer …`, or None when it proves nothing.
+
+    An OAuth token must be live (not expired, not revoked) and issued for a resource that
+    `resource_uri` (this request's URL) lies under (RFC 8707); django-oauth-toolkit checks
+    all of that. A token bound to no resource is refused too, so a token asked for without a
+    `resource` (or for another server) never works here.
+    """
+    scheme, _, token = (header or "").partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
         return None
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer":
+    if token.startswith(TOKEN_PREFIX):
+        user = user_for_token(token)
+        return Caller(user=user, scopes=None) if user else None
+    valid, request = get_oauthlib_core().server.verify_request(
+        resource_uri, http_method="POST", headers={"Authorization": f"Bearer {token}"}, scopes=[]
+    )
+    access_token = getattr(request, "access_token", None) if valid else None
+    user = access_token.user if access_token is not None else None
+    if user is None or not user.is_active or not access_token.resource:
         return None
-    return user_for_token(token.strip())
+    return Caller(user=user, scopes=frozenset(access_token.scopes))
 
 
 def user_for_subject(subject: str) -> AbstractBaseUser:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import gettext_lazy as _
 from pydantic import BaseModel
 
 from giftgenius.errors import ToolError
@@ -14,6 +15,17 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
 
     from giftgenius.models import WorkflowContext
+
+
+# OAuth scopes (issue 10): each tool needs exactly one; the consent page shows these texts.
+GIFTS_READ = "gifts:read"
+GIFTS_WRITE = "gifts:write"
+ORDERS_WRITE = "orders:write"
+SCOPES = {
+    GIFTS_READ: _("See your gift searches, gift ideas and orders"),
+    GIFTS_WRITE: _("Start gift searches and choose gifts for you"),
+    ORDERS_WRITE: _("Prepare, pay for and cancel orders you confirm"),
+}
 
 
 @dataclass(frozen=True)
@@ -70,6 +82,7 @@ class ToolSpec:
     output_model: type[BaseModel]
     annotations: Annotations
     handler: Handler
+    scope: str  # the OAuth scope a token needs to call the tool (one of SCOPES)
     # Workflow steps in which the tool may run; None means the tool is not gated by step.
     allowed_steps: frozenset[str] | None = None
     requires_idempotency_key: bool = False
@@ -82,6 +95,8 @@ class ToolSpec:
     def __post_init__(self) -> None:
         if len(self.invoking) > 64 or len(self.invoked) > 64:
             raise ValueError(f"{self.name}: invocation texts must be at most 64 characters")
+        if self.scope not in SCOPES:
+            raise ValueError(f"{self.name}: scope {self.scope!r} is not one of {sorted(SCOPES)}")
 
     @property
     def takes_workflow(self) -> bool:

@@ -6,6 +6,8 @@ from giftgenius import catalog, services
 from giftgenius.catalog import CatalogItem
 from giftgenius.models import Step, WorkflowContext
 from giftgenius.registry import (
+    GIFTS_READ,
+    GIFTS_WRITE,
     Annotations,
     ToolContext,
     ToolResult,
@@ -181,6 +183,7 @@ register(
             read_only=False, destructive=False, idempotent=False, open_world=False
         ),
         handler=start_gift_workflow,
+        scope=GIFTS_WRITE,
         invoking="Starting a gift search…",
         invoked="Gift search started",
     )
@@ -200,6 +203,7 @@ register(
             read_only=True, destructive=False, idempotent=None, open_world=False
         ),
         handler=get_workflow,
+        scope=GIFTS_READ,
         widget_accessible=True,
         invoking="Checking the gift search…",
         invoked="Gift search checked",
@@ -222,6 +226,7 @@ register(
             read_only=True, destructive=False, idempotent=None, open_world=False
         ),
         handler=suggest_gifts,
+        scope=GIFTS_READ,
         allowed_steps=BEFORE_CHECKOUT,
         widget_accessible=True,
         invoking="Looking for gift ideas…",
@@ -245,6 +250,7 @@ register(
             read_only=True, destructive=False, idempotent=None, open_world=False
         ),
         handler=search_products,
+        scope=GIFTS_READ,
         allowed_steps=BEFORE_CHECKOUT,
         widget_accessible=True,
         invoking="Searching the catalog…",
@@ -266,6 +272,7 @@ register(
             read_only=False, destructive=False, idempotent=True, open_world=False
         ),
         handler=select_gift,
+        scope=GIFTS_WRITE,
         allowed_steps=frozenset({Step.IDEAS, Step.GIFT_SELECTED}),
         widget_accessible=True,
         invoking="Selecting the gift…",
@@ -287,6 +294,7 @@ register(
             read_only=False, destructive=False, idempotent=True, open_world=False
         ),
         handler=user_navigated_to_step,
+        scope=GIFTS_WRITE,
         allowed_steps=frozenset({Step.IDEAS, Step.GIFT_SELECTED, Step.CHECKOUT}),
         widget_accessible=True,
         invoking="Going back…",

@@ -39,6 +39,17 @@ INIT = {
     },
 }
 ACCEPT = {"Accept": "application/json, text/event-stream"}
+# A tool call that names a subject, sent as raw JSON-RPC to see the HTTP answer itself.
+SUBJECT_CALL = {
+    "jsonrpc": "2.0",
+    "id": 2,
+    "method": "tools/call",
+    "params": {
+        "name": "start_gift_workflow",
+        "arguments": {},
+        "_meta": {"openai/subject": "v1/someone"},
+    },
+}
 
 
 def dump(result) -> dict:
@@ -201,21 +212,23 @@ def test_a_call_without_credentials_is_unauthorized(live_url):
 
 @LIVE
 def test_a_bad_bearer_token_is_not_rescued_by_a_subject(live_url):
-    client = McpTestClient(live_url, token="gg_not-a-real-token")
-    result = client.call("start_gift_workflow", {}, meta={"openai/subject": "v1/someone"})
-    assert result.is_error is True
-    assert result.structured_content["error"]["code"] == "UNAUTHORIZED"
+    # Refused at the HTTP layer (401, the OAuth challenge), before any tool runs.
+    response = httpx2.post(
+        f"{live_url}/mcp",
+        json=SUBJECT_CALL,
+        headers={**ACCEPT, "Authorization": "Bearer gg_not-a-real-token"},
+    )
+    assert response.status_code == 401
+    assert 'error="invalid_token"' in response.headers["www-authenticate"]
     assert not WorkflowContext.objects.exists()
 
 
 @LIVE
 def test_a_subject_alone_is_refused_unless_the_deployment_trusts_it(live_url, settings):
     settings.MCP_TRUST_OPENAI_SUBJECT = False
-    result = McpTestClient(live_url).call(
-        "start_gift_workflow", {}, meta={"openai/subject": "v1/someone"}
-    )
-    assert result.is_error is True
-    assert result.structured_content["error"]["code"] == "UNAUTHORIZED"
+    response = httpx2.post(f"{live_url}/mcp", json=SUBJECT_CALL, headers=ACCEPT)
+    assert response.status_code == 401
+    assert "resource_metadata=" in response.headers["www-authenticate"]
     assert not WorkflowContext.objects.exists()
 
 

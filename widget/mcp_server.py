@@ -30,10 +30,11 @@ from giftgenius.api import ERROR_SCHEMA
 from giftgenius.errors import ToolError
 from giftgenius.executor import ToolOutcome, error_body, execute_tool
 from giftgenius.observability import correlation_id_from, get_logger
-from giftgenius.principals import user_for_bearer_header, user_for_subject
+from giftgenius.principals import Caller, user_for_subject
 from giftgenius.registry import REGISTRY, ToolSpec
 from widget.fallback import fragment_or_none
 from widget.locale import DEFAULT_LANGUAGE, locale_from_accept_language, normalize_locale
+from widget.mcp_auth import CALLER_STATE
 from widget.shell import render_widget_shell
 
 log = get_logger("giftgenius.mcp")
@@ -95,6 +96,8 @@ def tool_meta(spec: ToolSpec) -> dict[str, Any]:
         "openai/widgetAccessible": spec.widget_accessible,
         "openai/toolInvocation/invoking": spec.invoking,
         "openai/toolInvocation/invoked": spec.invoked,
+        # The Apps SDK reads a tool's auth needs here: sign-in (OAuth) with the tool's scope.
+        "securitySchemes": [{"type": "oauth2", "scopes": [spec.scope]}],
     }
 
 
@@ -119,6 +122,7 @@ class CallRequest:
     name: str
     arguments: Any
     authorization: str | None
+    caller: Caller | None  # verified by widget.mcp_auth from the Authorization header
     subject: str | None
     correlation_id: str | None
     locale: str
@@ -143,6 +147,7 @@ def _string(value: Any) -> str | None:
 def call_request(name: str, arguments: Any, context: Context | None) -> CallRequest:
     meta: dict[str, Any] = {}
     headers = None
+    caller = None
     if context is not None:
         try:
             request_context = context.request_context
@@ -151,6 +156,8 @@ def call_request(name: str, arguments: Any, context: Context | None) -> CallRequ
         if request_context is not None:
             meta = dict(request_context.meta or {})
             headers = getattr(request_context.request, "headers", None)
+            state = getattr(request_context.request, "scope", {}).get("state", {})
+            caller = state.get(CALLER_STATE)
     correlation = next((meta[k] for k in META_CORRELATION if _string(meta.get(k))), None)
     if correlation is None and headers:
         correlation = headers.get("x-correlation-id")
@@ -159,6 +166,7 @@ def call_request(name: str, arguments: Any, context: Context | None) -> CallRequ
         name=name,
         arguments=arguments,
         authorization=headers.get("authorization") if headers else None,
+        caller=caller,
         subject=subject if subject and len(subject) <= MAX_SUBJECT_LENGTH else None,
         correlation_id=correlation,
         locale=locale_for(meta, headers),
@@ -166,14 +174,14 @@ def call_request(name: str, arguments: Any, context: Context | None) -> CallRequ
     )
 
 
-def principal_for(request: CallRequest):
+def principal_for(request: CallRequest) -> Caller | None:
     """A bearer token wins; a bad token is not replaced by the subject (it stays unauthorised)."""
     if request.authorization is not None:
-        return user_for_bearer_header(request.authorization)
-    # The subject is the host's word, not proof: used only where the deployment trusts the
-    # host in front of /mcp (development, tests, or an explicit opt-in in production).
+        return request.caller
+    # The subject is the host's word, not proof: trusted only in development and tests
+    # (production settings refuse to start with MCP_TRUST_OPENAI_SUBJECT on).
     if request.subject is not None and settings.MCP_TRUST_OPENAI_SUBJECT:
-        return user_for_subject(request.subject)
+        return Caller(user=user_for_subject(request.subject), scopes=None)
     return None
 
 
@@ -184,14 +192,17 @@ def run_tool_call(request: CallRequest) -> CallToolResult:
     """Runs in a worker thread: the executor, the ORM and template rendering are synchronous."""
     close_old_connections()
     try:
+        caller = principal_for(request)
         outcome = execute_tool(
             name=request.name,
             arguments=request.arguments,
-            principal=principal_for(request),
+            principal=caller.user if caller else None,
             correlation_id=request.correlation_id,
             transport="mcp",
             locale=request.locale,
             fault_plan=request.fault_plan,
+            scopes=caller.scopes if caller else None,
+            host_subject=request.subject,
         )
         return tool_result(outcome, locale=request.locale)
     except Exception:
@@ -320,7 +331,7 @@ class GiftGeniusMCPServer(MCPServer):
         except Exception:
             # The SDK would send str(exc) to the client; the contract sends INTERNAL_ERROR instead.
             log.exception("mcp_call_crashed", tool=name)
-            fallback = request or CallRequest(name, arguments, None, None, None, "en", None)
+            fallback = request or CallRequest(name, arguments, None, None, None, None, "en", None)
             return internal_error_result(fallback)
 
 

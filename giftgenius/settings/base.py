@@ -233,3 +233,57 @@ PAYMENT_RETRY_WAIT_JITTER_SECONDS = float(
 )
 # pm_card_pending: seconds before a pending simulated charge settles (on the next read after it).
 SIMULATOR_PENDING_SETTLE_SECONDS = float(os.environ.get("SIMULATOR_PENDING_SETTLE_SECONDS", "0"))
+
+# --- OAuth 2.1 sign-in for /mcp and /api/tools (issue 10) ---
+# GiftGenius is its own authorization server (django-oauth-toolkit): authorization code with
+# PKCE S256, dynamic client registration, tokens bound to the resource asked for (RFC 8707).
+INSTALLED_APPS += ["oauth2_provider"]
+OAUTH_ACCESS_TOKEN_SECONDS = int(os.environ.get("OAUTH_ACCESS_TOKEN_SECONDS", "900"))
+OAUTH2_PROVIDER = {
+    # Plain names here; the consent page shows the localized texts of giftgenius.registry.SCOPES.
+    "SCOPES": {
+        "gifts:read": "Read gift searches and orders",
+        "gifts:write": "Start gift searches and choose gifts",
+        "orders:write": "Prepare, pay for and cancel orders",
+    },
+    "DEFAULT_SCOPES": ["gifts:read", "gifts:write", "orders:write"],
+    "PKCE_REQUIRED": True,
+    "ACCESS_TOKEN_EXPIRE_SECONDS": OAUTH_ACCESS_TOKEN_SECONDS,
+    "REFRESH_TOKEN_EXPIRE_SECONDS": int(os.environ.get("OAUTH_REFRESH_TOKEN_SECONDS", "2592000")),
+    "AUTHORIZATION_CODE_EXPIRE_SECONDS": 60,
+    "ROTATE_REFRESH_TOKEN": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    "REQUEST_APPROVAL_PROMPT": "force",  # the person consents on every sign-in
+    # MCP hosts' redirect URIs are https; native clients may use a loopback http callback.
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["https", "http"],
+    "ALLOW_LOCALHOST_LOOPBACK": True,
+    "OAUTH2_RESPONSE_TYPES_SUPPORTED": ["code"],
+    "OAUTH2_GRANT_TYPES_SUPPORTED": ["authorization_code", "refresh_token"],
+    "OAUTH2_TOKEN_ENDPOINT_AUTH_METHODS_SUPPORTED": [
+        "client_secret_basic",
+        "client_secret_post",
+        "none",
+    ],
+    "OAUTH2_PROTECTED_RESOURCE_NAME": "GiftGenius",
+    # RFC 9700 behaviour: S256 only (plain refused), no implicit or password grant, tokens only
+    # in the Authorization header, tokens stored hashed, `iss` in the authorization response.
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_REQUIRED": True,
+    "COMPLIANT_BCP_RFC9700_REFRESH_TOKEN": True,
+    # MCP hosts register themselves (RFC 7591) without an account.
+    "DCR_ENABLED": True,
+    "DCR_REGISTRATION_PERMISSION_CLASSES": ("oauth2_provider.dcr.AllowAllDCRPermission",),
+}
+# oauthlib and the toolkit log codes and redirect URLs (with the code) at DEBUG: warnings only,
+# whatever LOG_LEVEL says, so no token, secret or code reaches the logs.
+LOGGING["loggers"].update(
+    {
+        "oauthlib": {"handlers": ["console"], "level": "WARNING", "propagate": False},
+        "oauth2_provider": {"handlers": ["console"], "level": "WARNING", "propagate": False},
+    }
+)

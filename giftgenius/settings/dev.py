@@ -12,4 +12,4 @@ WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
 
 # Local and test hosts stand in for ChatGPT, so the subject in _meta is trusted here.
-MCP_TRUST_OPENAI_SUBJECT = True
+MCP_TRUST_OPENAI_SUBJECT = env_bool("MCP_TRUST_OPENAI_SUBJECT", True)

@@ -16,3 +16,18 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = True
 SECURE_HSTS_PRELOAD = True
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
+
+# --- OAuth 2.1 sign-in for /mcp and /api/tools (issue 10) ---
+from django.core.exceptions import ImproperlyConfigured  # noqa: E402
+
+if MCP_TRUST_OPENAI_SUBJECT:  # noqa: F405
+    raise ImproperlyConfigured(
+        "MCP_TRUST_OPENAI_SUBJECT must be off in production: /mcp signs users in with OAuth 2.1."
+    )
+# Redirect URIs must be https here (RFC 9700 §2.1); loopback http callbacks are a dev convenience.
+OAUTH2_PROVIDER = {
+    **OAUTH2_PROVIDER,  # noqa: F405
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["https"],
+    "ALLOW_LOCALHOST_LOOPBACK": False,
+    "COMPLIANT_BCP_RFC9700_REDIRECT_URI_SCHEME": True,
+}
