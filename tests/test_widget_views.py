@@ -347,7 +347,8 @@ def test_preview_tokens_expire_and_an_expired_one_is_replaced(staff, settings):
 
 def test_the_preview_has_every_qa_control(staff):
     html = signed_in(staff).get("/preview/").content.decode()
-    for testid in ("qa-brief", "qa-start", "qa-locale", "qa-theme", "qa-fault", "qa-log"):
+    controls = ("qa-brief", "qa-start", "qa-search", "qa-search-start", "qa-locale", "qa-theme")
+    for testid in (*controls, "qa-fault", "qa-log"):
         assert f'data-testid="{testid}"' in html
     brief = re.search(r'data-testid="qa-brief"[^>]*>(.*?)</textarea>', html, re.S).group(1)
     assert json.loads(unescape(brief))["interests"]  # prefilled with a valid JSON brief

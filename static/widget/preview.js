@@ -21,6 +21,8 @@
     brief: document.getElementById("qa-brief"),
     briefError: document.getElementById("qa-brief-error"),
     start: document.getElementById("qa-start"),
+    search: document.getElementById("qa-search"),
+    searchStart: document.getElementById("qa-search-start"),
     locale: document.getElementById("qa-locale"),
     theme: document.getElementById("qa-theme"),
     fault: document.getElementById("qa-fault"),
@@ -404,10 +406,10 @@
     }
   }
 
-  function start() {
-    var brief = readBrief();
-    if (!brief) return;
-    el.start.disabled = true;
+  // The model's opening moves: a new workflow, then ideas for the brief or a search by name.
+  function startWith(button, tool, extraArgs) {
+    if (!extraArgs) return;
+    button.disabled = true;
     callMcp("start_gift_workflow", {}, "model")
       .then(function (started) {
         var workflow = started.structuredContent && started.structuredContent.workflow_id;
@@ -415,11 +417,20 @@
           mount({}, started);
           return null;
         }
-        var args = Object.assign({}, brief, { workflow_id: workflow });
-        return callMcp("suggest_gifts", args, "model").then(function (result) { mount(args, result); });
+        var args = Object.assign({}, extraArgs, { workflow_id: workflow });
+        return callMcp(tool, args, "model").then(function (result) { mount(args, result); });
       })
       .catch(function () { logNote("The call failed before the tool ran (see the entry above)."); })
-      .then(function () { el.start.disabled = false; });
+      .then(function () { button.disabled = false; });
+  }
+
+  function start() {
+    startWith(el.start, "suggest_gifts", readBrief());
+  }
+
+  function startSearch() {
+    var query = el.search.value.trim();
+    startWith(el.searchStart, "search_products", query ? { query: query } : null);
   }
 
   function applyPanelTheme(theme) {
@@ -427,6 +438,7 @@
   }
 
   el.start.addEventListener("click", start);
+  el.searchStart.addEventListener("click", startSearch);
   el.locale.addEventListener("change", function () { setGlobals({ locale: el.locale.value }); });
   el.theme.addEventListener("change", function () {
     applyPanelTheme(el.theme.value);

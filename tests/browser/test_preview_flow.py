@@ -233,3 +233,35 @@ def test_try_again_after_a_lost_answer_resends_the_same_key(staff_page: Page):
     commits = [c for c in calls if c["name"] == "commit_order"]
     assert len(commits) == 2 and commits[0]["arguments"] == commits[1]["arguments"]
     assert Payment.objects.filter(order_id=commits[0]["arguments"]["order_id"]).count() == 1
+
+
+@pytest.mark.parametrize("dialect", ["mcp-apps", "openai"])
+def test_a_product_the_person_names_is_found_and_bought(staff_page: Page, dialect: str):
+    """start_gift_workflow → search_products(workflow_id) → select_gift: the search moved the
+    workflow to ideas, so its results are selectable at once and the purchase completes."""
+    page = staff_page
+    calls = mcp_calls(page)
+    page.goto(f"/preview/?dialect={dialect}")
+    page.get_by_test_id("qa-search").fill("espresso cups")
+    page.get_by_test_id("qa-search-start").click()
+    widget = widget_frame(page)
+    cards = widget.get_by_test_id("gift-card")
+    expect(cards.first).to_be_visible()
+    name = cards.first.locator("h3").inner_text()
+    widget.get_by_test_id("select-gift").first.click()
+    expect(widget.locator("[data-gg-state=selected] .gg-card__name")).to_have_text(name)
+    widget.get_by_test_id("go-to-checkout").click()
+    widget.get_by_test_id("payment-method").select_option("pm_card_visa")
+    widget.get_by_test_id("prepare-order").click()
+    widget.get_by_test_id("confirm-purchase").click()
+    expect(widget.get_by_test_id("order-status")).to_have_attribute("data-status", "completed")
+
+    assert [c["name"] for c in calls][:3] == [
+        "start_gift_workflow",
+        "search_products",
+        "select_gift",
+    ]
+    workflow_id = calls[1]["arguments"]["workflow_id"]
+    assert calls[2]["arguments"]["workflow_id"] == workflow_id  # selected within that workflow
+    order = Order.objects.get(workflow_id=workflow_id, status="completed")
+    assert order.lines.get().name == name
