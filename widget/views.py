@@ -137,7 +137,11 @@ def widget_action(request: HttpRequest, tool: str) -> HttpResponse:
             transport="widget",
             locale=locale,
         )
-    response = HttpResponse(render_fragment(tool=tool, outcome=outcome, locale=locale))
+    # Pictures on this app load from the origin the page itself came from.
+    origin = f"{request.scheme}://{request.get_host()}"
+    response = HttpResponse(
+        render_fragment(tool=tool, outcome=outcome, locale=locale, origin=origin)
+    )
     response["X-GG-Fragment"] = CONTRACT
     response["X-GG-Tool-Status"] = str(outcome.http_status)
     response["X-Correlation-ID"] = outcome.correlation_id
