@@ -23,6 +23,7 @@ from tests.fixtures import BOTH_DATABASES, paid_order, start, suggest
 from tests.test_widget_fragments import GIFT, WORKFLOW, ok, visible_text
 from widget.fragments import money, render_fragment, short_description
 from widget.mcp_server import widget_resource_meta
+from widget.shell import gzipped_size, render_widget_shell
 
 # Views look up workflows and orders, so rendering needs the database.
 pytestmark = pytest.mark.django_db
@@ -159,7 +160,7 @@ def test_cards_show_a_lazy_picture_of_fixed_size_with_alt_text():
     assert 'width="320"' in img and 'height="240"' in img and 'loading="lazy"' in img
     assert 'alt="Pour-over kettle (illustration)"' in img
     assert "onerror" not in img  # the fallback is CSS: the initial behind the picture
-    assert '<span class="gg-pic__alt" aria-hidden="true">P</span>' in suggestions([PICTURE])
+    assert '<div class="gg-pic"><span aria-hidden="true">P</span><img ' in suggestions([PICTURE])
 
 
 def test_the_mcp_widget_gets_pictures_on_the_public_origin():
@@ -357,19 +358,17 @@ def test_every_view_carries_a_hidden_skeleton_of_the_next(tool, body, next_view)
     assert 'aria-hidden="true"' in skeleton and f'data-next="{next_view}"' in skeleton
 
 
-def test_widget_css_styles_the_contract_attributes_within_budget():
+def test_widget_css_styles_the_contract_attributes_and_the_shell_stays_small():
     css = (ROOT / "static" / "widget" / "widget.css").read_text()
     for selector in (
-        ':root[data-display-mode="fullscreen"] .gg-filters',
+        '[data-display-mode="fullscreen"] .gg-filters',
         ':root[data-theme="dark"]',
         '#gg-root[aria-busy="true"] .gg-skeleton',
         "scroll-snap-type: x mandatory",
         "aspect-ratio: 4 / 3",
     ):
         assert selector in css
-    import gzip
-
-    assert len(gzip.compress(css.encode(), 9)) <= 3 * 1024
+    assert gzipped_size(render_widget_shell()) <= 25 * 1024  # pictures are not in the shell
 
 
 def test_prices_in_the_summary_are_localized():
