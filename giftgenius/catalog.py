@@ -17,6 +17,7 @@ from typing import TypeVar
 import stamina
 from django.conf import settings
 from django.db.models import Q
+from django.templatetags.static import static
 
 from giftgenius import faults
 from giftgenius.errors import ToolError
@@ -54,6 +55,10 @@ class CatalogItem:
     stock: int
     age_min: int
     age_max: int
+    image: str = ""
+    image_width: int = 0
+    image_height: int = 0
+    image_alt: str = ""
 
     @property
     def in_stock(self) -> bool:
@@ -72,6 +77,10 @@ _FIELDS = (
     "stock",
     "age_min",
     "age_max",
+    "image",
+    "image_width",
+    "image_height",
+    "image_alt",
 )
 
 # Retries spent in the current tool call, read by the call log (retries vs final failures).
@@ -80,9 +89,17 @@ upstream_retries: ContextVar[int] = ContextVar("upstream_retries", default=0)
 
 def _items(rows: Iterable[tuple]) -> list[CatalogItem]:
     return [
-        CatalogItem(pid, sku, name, desc, cat, tuple(tags), price, cur, stock, amin, amax)
-        for pid, sku, name, desc, cat, tags, price, cur, stock, amin, amax in rows
+        CatalogItem(pid, sku, name, desc, cat, tuple(tags), price, cur, stock, amin, amax, *picture)
+        for pid, sku, name, desc, cat, tags, price, cur, stock, amin, amax, *picture in rows
     ]
+
+
+def image_url(value: str) -> str:
+    """A product picture's URL: absolute and root-relative URLs as stored, a bare path is a
+    static file (the demo catalog's pictures), so it gets the static URL (and any hashed name)."""
+    if not value or value.startswith("/") or "://" in value:
+        return value
+    return static(value)
 
 
 def _call_upstream(operation: Callable[[], T]) -> T:
@@ -148,6 +165,10 @@ _DETAIL_FIELDS = (
     "currency",
     "age_min",
     "age_max",
+    "image",
+    "image_width",
+    "image_height",
+    "image_alt",
 )
 _details: dict[int, tuple] = {}
 _details_loaded_at = float("-inf")
@@ -189,9 +210,20 @@ def sellable_candidates(
         details = _product_details({pid: sku for pid, sku, _ in live})
         return [
             CatalogItem(
-                pid, sku, name, desc, cat, tuple(tags), price, cur, stock_by_id[pid], amin, amax
+                pid,
+                sku,
+                name,
+                desc,
+                cat,
+                tuple(tags),
+                price,
+                cur,
+                stock_by_id[pid],
+                amin,
+                amax,
+                *picture,
             )
-            for pid, sku, name, desc, cat, tags, price, cur, amin, amax in (
+            for pid, sku, name, desc, cat, tags, price, cur, amin, amax, *picture in (
                 details[i] for i in stock_by_id
             )
         ]

@@ -20,6 +20,10 @@ _CATALOG_FIELDS = (
     "active",
     "age_min",
     "age_max",
+    "image",
+    "image_width",
+    "image_height",
+    "image_alt",
 )
 _BATCH_SIZE = 200
 

@@ -17,6 +17,25 @@ CURRENCY = "USD"
 OUT_OF_STOCK_SHARE = 0.06
 DISCONTINUED_SHARE = 0.04
 MAX_STOCK = 60
+# Demo pictures are static files, one per category, made by bin/make_demo_pictures.py. The
+# version is part of the name so they can be cached for ever; change the art, bump it.
+PICTURE_VERSION = 1
+PICTURE_SIZE = (320, 240)
+
+
+def picture_path(category: str) -> str:
+    return f"widget/products/{category}.v{PICTURE_VERSION}.svg"
+
+
+def _picture(category: str, name: str) -> dict:
+    width, height = PICTURE_SIZE
+    return {
+        "image": picture_path(category),
+        "image_width": width,
+        "image_height": height,
+        "image_alt": f"{name} (illustration)",
+    }
+
 
 # Kept in step with giftgenius.schemas.CATEGORIES (a test checks it); copied rather than
 # imported because schemas reads Django settings at import time.
@@ -1113,6 +1132,7 @@ def demo_products() -> list[dict]:
                         "active": True,
                         "age_min": age_min,
                         "age_max": age_max,
+                        **_picture(category, f"{variant} {template.noun}"),
                     }
                 )
     indexes = list(range(len(generated)))
@@ -1123,5 +1143,8 @@ def demo_products() -> list[dict]:
         generated[index]["stock"] = 0
     for index in discontinued:
         generated[index]["active"] = False
-    fixed = [{**product, "tags": list(product["tags"])} for product in TEST_PRODUCTS]
+    fixed = [
+        {**product, "tags": list(product["tags"]), **_picture(product["category"], product["name"])}
+        for product in TEST_PRODUCTS
+    ]
     return fixed + generated

@@ -28,6 +28,14 @@ class Product(models.Model):
     active = models.BooleanField(default=True, help_text="False once discontinued.")
     age_min = models.PositiveSmallIntegerField(default=0)
     age_max = models.PositiveSmallIntegerField(default=120)
+    image = models.CharField(
+        max_length=500,
+        blank=True,
+        help_text="Picture URL (its origin must be in WIDGET_IMAGE_ORIGINS), or a static file path.",
+    )
+    image_width = models.PositiveSmallIntegerField(default=320)
+    image_height = models.PositiveSmallIntegerField(default=240)
+    image_alt = models.CharField(max_length=200, blank=True)
 
     class Meta:
         ordering = ["sku"]

@@ -85,6 +85,12 @@ class Product(BaseModel):
     category: str
     tags: list[str]
     in_stock: bool
+    image: str = Field(
+        default="", description="Picture URL; a root-relative one is on this app's origin."
+    )
+    image_width: int = 0
+    image_height: int = 0
+    image_alt: str = ""
 
 
 class Gift(Product):

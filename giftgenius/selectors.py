@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Literal
 
 from giftgenius.catalog import CatalogItem
 
@@ -37,9 +39,38 @@ class RankedGift:
     reasons: tuple[str, ...]
 
 
+def interest_hits(*, tags: Iterable[str], category: str, interests: Iterable[str]) -> list[str]:
+    tag_set = set(tags)
+    return [interest for interest in interests if interest in tag_set or interest == category]
+
+
 def _interest_hits(item: CatalogItem, interests: tuple[str, ...]) -> list[str]:
-    tags = set(item.tags)
-    return [interest for interest in interests if interest in tags or interest == item.category]
+    return interest_hits(tags=item.tags, category=item.category, interests=interests)
+
+
+@dataclass(frozen=True)
+class MatchFact:
+    """One reason a gift fits a brief, as data: the model reads it in English
+    (`english_reason`), the widget renders it in the person's language."""
+
+    kind: Literal["interest", "age", "budget"]
+    value: str | int | Decimal
+
+
+def match_facts(*, hits: Iterable[str], age: int | None, price: Decimal) -> tuple[MatchFact, ...]:
+    facts = [MatchFact("interest", hit) for hit in hits]
+    if age is not None:
+        facts.append(MatchFact("age", age))
+    facts.append(MatchFact("budget", price))
+    return tuple(facts)
+
+
+def english_reason(fact: MatchFact, *, currency: str) -> str:
+    if fact.kind == "interest":
+        return f"matches interest '{fact.value}'"
+    if fact.kind == "age":
+        return f"suits age {fact.value}"
+    return f"{fact.value} {currency} is within the budget"
 
 
 def _fits_age(item: CatalogItem, age: int | None) -> bool:
@@ -67,11 +98,9 @@ def rank_gifts(candidates: list[CatalogItem], brief: Brief, *, limit: int) -> li
         closeness = 1 - float(abs(item.price - middle) / span)
         hinted = bool(hints & set(item.tags))
         score = 10 * len(hits) + 2 * closeness + (1 if hinted else 0) + min(item.stock, 20) / 100
-        reasons = [f"matches interest '{h}'" for h in hits]
-        if brief.age is not None:
-            reasons.append(f"suits age {brief.age}")
-        reasons.append(f"{item.price} {item.currency} is within the budget")
-        ranked.append(RankedGift(item, score, tuple(reasons)))
+        facts = match_facts(hits=hits, age=brief.age, price=item.price)
+        reasons = tuple(english_reason(fact, currency=item.currency) for fact in facts)
+        ranked.append(RankedGift(item, score, reasons))
     ranked.sort(key=lambda gift: (-gift.score, gift.item.price, gift.item.sku))
     return ranked[:limit]
 

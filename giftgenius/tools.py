@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from giftgenius import catalog, services
-from giftgenius.catalog import CatalogItem
+from giftgenius.catalog import CatalogItem, image_url
 from giftgenius.models import Step, WorkflowContext
 from giftgenius.registry import (
     GIFTS_READ,
@@ -47,6 +47,10 @@ def product_out(item: CatalogItem) -> dict:
         "category": item.category,
         "tags": list(item.tags),
         "in_stock": item.in_stock,
+        "image": image_url(item.image),
+        "image_width": item.image_width,
+        "image_height": item.image_height,
+        "image_alt": item.image_alt,
     }
 
 

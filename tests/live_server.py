@@ -25,6 +25,7 @@ import anyio
 import httpx2
 import pytest
 import uvicorn
+from django.test import override_settings
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult, ReadResourceResult, Resource, Tool
@@ -53,7 +54,10 @@ def serve_app(app: Any = None, *, host: str = "127.0.0.1") -> Iterator[str]:
     thread.start()
     try:
         _wait_until_started(server, thread)
-        yield f"http://{host}:{port}"
+        base_url = f"http://{host}:{port}"
+        # The server is the app's public origin here: widget pictures are absolute URLs on it.
+        with override_settings(WIDGET_IMAGE_BASE_URL=base_url):
+            yield base_url
     finally:
         server.should_exit = True
         thread.join(SHUTDOWN_LIMIT_SECONDS)

@@ -27,6 +27,10 @@ KEYS = {
     "active",
     "age_min",
     "age_max",
+    "image",
+    "image_width",
+    "image_height",
+    "image_alt",
 }
 
 

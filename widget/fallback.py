@@ -19,9 +19,11 @@ from widget.locale import html_lang, locale_or_default
 log = get_logger("widget.fragments")
 
 
-def fragment_or_none(*, outcome: ToolOutcome, locale: str) -> str | None:
+def fragment_or_none(*, outcome: ToolOutcome, locale: str, origin: str | None = None) -> str | None:
     try:
-        return fragments.render_fragment(tool=outcome.tool, outcome=outcome, locale=locale)
+        return fragments.render_fragment(
+            tool=outcome.tool, outcome=outcome, locale=locale, origin=origin
+        )
     except Exception:
         log.exception(
             "widget_fragment_failed", tool=outcome.tool, correlation_id=outcome.correlation_id

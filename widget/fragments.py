@@ -11,22 +11,28 @@ from __future__ import annotations
 
 import json
 import uuid
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
+from urllib.parse import urljoin
 
+from babel.numbers import format_currency
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import formats, translation
 from django.utils.dateparse import parse_datetime
+from django.utils.text import Truncator
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from giftgenius.errors import ERROR_CATALOG, spec_for
 from giftgenius.executor import ToolOutcome
-from giftgenius.schemas import RELATIONSHIPS
+from giftgenius.schemas import CATEGORIES, RELATIONSHIPS
+from giftgenius.selectors import MatchFact, interest_hits, match_facts
 from widget import selectors
-from widget.locale import html_lang, locale_or_default
+from widget.locale import babel_locale, html_lang, locale_or_default
 
 CONTRACT = "v1"
 DEMO_SHIPPING = {
@@ -76,12 +82,23 @@ class Action:
         return json.dumps(self.args, separators=(",", ":"), default=str, ensure_ascii=False)
 
 
-def render_fragment(*, tool: str, outcome: ToolOutcome, locale: str) -> str:
+# The origin root-relative picture URLs are resolved against while one fragment renders: the
+# page's own for the browser, WIDGET_IMAGE_BASE_URL for the MCP widget (another origin's frame).
+_picture_origin: ContextVar[str] = ContextVar("picture_origin", default="")
+
+
+def render_fragment(
+    *, tool: str, outcome: ToolOutcome, locale: str, origin: str | None = None
+) -> str:
     """The HTML fragment showing `outcome` of `tool`, in `locale` (any BCP 47 tag)."""
     language = locale_or_default(locale)
-    with translation.override(language):
-        template, context = _view(tool, outcome)
-        return render_view(template, context, tool=tool, language=language)
+    token = _picture_origin.set(origin or settings.WIDGET_IMAGE_BASE_URL)
+    try:
+        with translation.override(language):
+            template, context = _view(tool, outcome)
+            return render_view(template, context, tool=tool, language=language)
+    finally:
+        _picture_origin.reset(token)
 
 
 def render_start(*, locale: str) -> str:
@@ -141,7 +158,7 @@ def _step_view(body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         return "brief", brief_context(workflow_id, view.brief if view else {})
     if step == "ideas":
         if view.offered:
-            return "suggestions", suggestions_context(workflow_id, view.offered)
+            return "suggestions", suggestions_context(workflow_id, view.offered, brief=view.brief)
         return "brief", brief_context(workflow_id, view.brief)
     if step == "gift_selected" and view.selected:
         return "selected", selected_context(workflow_id, view.selected)
@@ -168,23 +185,83 @@ def _step_view(body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
 
 
 def money(amount: Any, currency: str) -> str:
+    """An amount as the active language writes it (CLDR via Babel): $30.00, 30,00 USD, US$30.00."""
     try:
         value = Decimal(str(amount))
     except (InvalidOperation, ValueError):
         return f"{amount} {currency}"
-    return f"{formats.number_format(value, 2, use_l10n=True)} {currency}"
+    if not currency:
+        return formats.number_format(value, 2, use_l10n=True)
+    return format_currency(value, currency, locale=babel_locale(translation.get_language()))
 
 
-def _gift_card(gift: dict[str, Any], workflow_id: Any, *, selectable: bool) -> dict[str, Any]:
+DESCRIPTION_WORDS = 22
+DESCRIPTION_CHARS = 70  # for text written without spaces (Chinese, Japanese)
+
+
+def short_description(text: str) -> str:
+    """At most DESCRIPTION_WORDS words, cut between words with an ellipsis; text without spaces
+    is cut by characters, since there every character boundary is a word boundary."""
+    if len(text.split()) > 1:
+        return Truncator(text).words(DESCRIPTION_WORDS, truncate="…")
+    return Truncator(text).chars(DESCRIPTION_CHARS, truncate="…")
+
+
+def match_reason(fact: MatchFact, *, currency: str) -> str:
+    if fact.kind == "interest":
+        return _("Matches the interest “%(interest)s”") % {"interest": fact.value}
+    if fact.kind == "age":
+        return _("Suits someone aged %(age)s") % {"age": fact.value}
+    return _("%(price)s is within your budget") % {"price": money(fact.value, currency)}
+
+
+def _reasons(gift: dict[str, Any], brief: dict[str, Any] | None) -> list[str]:
+    """Why the gift fits the brief, from the same facts the ranking uses, in this language."""
+    # Only a fresh ranking carries reasons; a redrawn or searched list is not matched to the brief.
+    if not brief or not gift.get("match_reasons"):
+        return []
+    interests = brief.get("interests") or []
+    hits = interest_hits(
+        tags=gift.get("tags") or [], category=gift.get("category", ""), interests=interests
+    )
+    try:
+        price = Decimal(str(gift.get("price")))
+    except (InvalidOperation, ValueError):
+        return []
+    facts = match_facts(hits=hits, age=brief.get("age"), price=price)
+    return [match_reason(fact, currency=gift.get("currency", "")) for fact in facts]
+
+
+def picture(item: dict[str, Any]) -> dict[str, Any] | None:
+    """The <img> of a product: absolute URL, intrinsic size (no layout jump), alt text."""
+    src = item.get("image") or ""
+    if not src:
+        return None
+    name = item.get("name", "")
+    return {
+        "src": urljoin(_picture_origin.get(), src),
+        "width": item.get("image_width") or 320,
+        "height": item.get("image_height") or 240,
+        "alt": item.get("image_alt") or name,
+        "initial": name[:1].upper(),
+    }
+
+
+def _gift_card(
+    gift: dict[str, Any],
+    workflow_id: Any,
+    *,
+    selectable: bool,
+    brief: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     card = {
         "id": gift.get("product_id"),
         "name": gift.get("name", ""),
-        "description": gift.get("description", ""),
+        "description": short_description(gift.get("description", "")),
         "price": money(gift.get("price"), gift.get("currency", "")),
         "tags": gift.get("tags") or [],
-        # The ranking's reasons are English sentences written for the model; other languages
-        # show the interest tags instead.
-        "reasons": (gift.get("match_reasons") or []) if translation.get_language() == "en" else [],
+        "reasons": _reasons(gift, brief),
+        "picture": picture(gift),
         "in_stock": gift.get("in_stock", True),
         "select": None,
     }
@@ -204,12 +281,66 @@ def _gift_card(gift: dict[str, Any], workflow_id: Any, *, selectable: bool) -> d
     return card
 
 
-def suggestions_context(workflow_id: Any, gifts: list[dict[str, Any]]) -> dict[str, Any]:
+def category_choices() -> list[tuple[str, str]]:
+    labels = {
+        "art_supplies": pgettext("category", "Art supplies"),
+        "beauty": pgettext("category", "Beauty"),
+        "books": pgettext("category", "Books"),
+        "electronics": pgettext("category", "Electronics"),
+        "fashion": pgettext("category", "Fashion"),
+        "food": pgettext("category", "Food"),
+        "games": pgettext("category", "Games"),
+        "garden": pgettext("category", "Garden"),
+        "home": pgettext("category", "Home"),
+        "jewelry": pgettext("category", "Jewelry"),
+        "kitchen": pgettext("category", "Kitchen"),
+        "music": pgettext("category", "Music"),
+        "outdoors": pgettext("category", "Outdoors"),
+        "pets": pgettext("category", "Pets"),
+        "sports": pgettext("category", "Sports"),
+        "stationery": pgettext("category", "Stationery"),
+        "toys": pgettext("category", "Toys"),
+        "wellness": pgettext("category", "Wellness"),
+    }
+    return sorted(((code, labels.get(code, code)) for code in CATEGORIES), key=lambda c: c[1])
+
+
+def filters_context(workflow_id: Any, brief: dict[str, Any]) -> dict[str, Any] | None:
+    """The fullscreen filters: a price range asks suggest_gifts again with the same brief, a
+    category asks search_products for the brief's interests in that category."""
+    interests = [i for i in brief.get("interests") or [] if isinstance(i, str)]
+    if not workflow_id or not interests or not brief.get("relationship"):
+        return None
+    kept = {k: brief[k] for k in ("relationship", "currency", "age") if brief.get(k) is not None}
+    query = " ".join(interests)
+    return {
+        "price_url": reverse("widget:action", args=["suggest_gifts"]),
+        "price_args": json.dumps(
+            {"workflow_id": str(workflow_id), "interests": interests, **kept}, default=str
+        ),
+        "budget_min": brief.get("budget_min") or DEFAULT_BRIEF["budget_min"],
+        "budget_max": brief.get("budget_max") or DEFAULT_BRIEF["budget_max"],
+        "currency": brief.get("currency") or "USD",
+        "category_url": reverse("widget:action", args=["search_products"]),
+        "category_args": json.dumps(
+            {"workflow_id": str(workflow_id), "query": query[:200], "limit": 24}
+        ),
+        "categories": category_choices(),
+    }
+
+
+def suggestions_context(
+    workflow_id: Any, gifts: list[dict[str, Any]], *, brief: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    if brief is None:
+        view = selectors.workflow_view(workflow_id)
+        brief = view.brief if view else {}
     return {
         "workflow_id": workflow_id,
         "heading": _("Gift ideas for you"),
         "intro": _("Pick the one you like. You can still change your mind."),
-        "cards": [_gift_card(g, workflow_id, selectable=True) for g in gifts],
+        "cards": [_gift_card(g, workflow_id, selectable=True, brief=brief) for g in gifts],
+        "filters": filters_context(workflow_id, brief),
     }
 
 
@@ -222,6 +353,7 @@ def search_context(body: dict[str, Any]) -> dict[str, Any]:
         "heading": _("Search results") if products else _("Nothing found. Try other words."),
         "intro": "",
         "cards": [_gift_card(p, workflow_id, selectable=bool(workflow_id)) for p in products],
+        "filters": None,
     }
 
 
@@ -399,10 +531,12 @@ def summary_context(body: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any
         # Widget-only: in a data attribute for the bridge, never in visible text.
         "confirmation_token": meta.get("confirmation_token") or "",
     }
+    ordered = selectors.order_gift(body["order_id"]) or {}
     return {
         "workflow_id": workflow_id,
         "heading": _("Check and confirm"),
         "gift_name": gift.get("name", ""),
+        "picture": picture(ordered),
         "quantity": gift.get("quantity", 1),
         "amount": money(body.get("amount"), body.get("currency", "")),
         "shipping": body.get("shipping") or {},
@@ -466,17 +600,26 @@ def status_context(body: dict[str, Any]) -> dict[str, Any]:
         actions.append(_checkout_action(workflow_id, _("Choose another payment method")))
     elif status == "draft":
         actions.append(_checkout_action(workflow_id, _("Review the order")))
-    elif status in {"completed", "cancelled"}:
+    elif status == "cancelled":
         actions.append(_start_over())
     refunded = body.get("refunded_amount")
     gift = body.get("gift") or {}
+    ordered = (selectors.order_gift(order_id) if order_id else None) or {}
     return {
         "workflow_id": workflow_id,
         "status": status,
         "heading": heading,
         "text": text,
         "banner": banner,
-        "gift_name": gift.get("name") or selectors.order_gift_name(order_id) or "",
+        "gift_name": gift.get("name") or ordered.get("name") or "",
+        "picture": picture(ordered) if status == "completed" else None,
+        # Next steps the host sends into the chat as the person's own message (contract (b)).
+        "follow_ups": [
+            (_("Write a card message"), _("Help me write a short card message for this gift.")),
+            (_("Find another gift"), _("Let's look for another gift.")),
+        ]
+        if status == "completed"
+        else [],
         "amount": money(body.get("amount"), body.get("currency", "")) if body.get("amount") else "",
         "refunded": money(refunded, body.get("currency", ""))
         if refunded and Decimal(str(refunded)) > 0

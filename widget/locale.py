@@ -53,3 +53,13 @@ def locale_from_request(request: Any) -> str:
 def html_lang(language: str) -> str:
     """The value for <html lang>: BCP 47 spelling ("zh-Hans")."""
     return "zh-Hans" if language == "zh-hans" else language
+
+
+# CLDR locales for number and currency formats: en is US English, and zh-hans is mainland
+# Simplified Chinese (which writes the dollar "US$").
+BABEL_LOCALES = {"en": "en_US", "zh-hans": "zh_Hans_CN"}
+
+
+def babel_locale(language: str | None) -> str:
+    language = locale_or_default(language)
+    return BABEL_LOCALES.get(language, language.replace("-", "_"))

@@ -285,7 +285,11 @@ def _explicit_origins(setting: str, values: list[str]) -> list[str]:
 
 def widget_resource_meta() -> dict[str, Any]:
     connect = _explicit_origins("WIDGET_CONNECT_DOMAINS", settings.WIDGET_CONNECT_DOMAINS)
-    resources = _explicit_origins("WIDGET_RESOURCE_DOMAINS", settings.WIDGET_RESOURCE_DOMAINS)
+    resources = _explicit_origins(
+        "WIDGET_RESOURCE_DOMAINS",
+        # Product pictures load from the catalog's image origins as well (issue 13).
+        list(dict.fromkeys([*settings.WIDGET_RESOURCE_DOMAINS, *settings.WIDGET_IMAGE_ORIGINS])),
+    )
     (domain,) = _explicit_origins("WIDGET_DOMAIN", [settings.WIDGET_DOMAIN])
     return {
         "openai/widgetDescription": WIDGET_DESCRIPTION,

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
+from giftgenius.catalog import image_url
 from giftgenius.models import Product, WorkflowContext
 
 
@@ -33,6 +34,10 @@ def product_card(product: Product) -> dict[str, Any]:
         "category": product.category,
         "tags": list(product.tags),
         "in_stock": product.in_stock,
+        "image": image_url(product.image),
+        "image_width": product.image_width,
+        "image_height": product.image_height,
+        "image_alt": product.image_alt,
         "match_reasons": [],
     }
 
@@ -54,12 +59,13 @@ def workflow_view(workflow_id: Any) -> WorkflowView | None:
     )
 
 
-def order_gift_name(order_id: Any) -> str | None:
+def order_gift(order_id: Any) -> dict[str, Any] | None:
+    """The first line of an order as a product card (its name as ordered), or None."""
     from checkout.models import OrderLine
 
     try:
         key = UUID(str(order_id))
     except ValueError:
         return None
-    line = OrderLine.objects.filter(order_id=key).order_by("id").first()
-    return line.name if line else None
+    line = OrderLine.objects.select_related("product").filter(order_id=key).order_by("id").first()
+    return {**product_card(line.product), "name": line.name} if line else None

@@ -141,7 +141,9 @@ def widget_action(request: HttpRequest, tool: str) -> HttpResponse:
             transport="widget",
             locale=locale,
         )
-    html = fragment_or_none(outcome=outcome, locale=locale) or unshown_notice(
+    # Pictures on this app load from the origin the page itself came from.
+    origin = f"{request.scheme}://{request.get_host()}"
+    html = fragment_or_none(outcome=outcome, locale=locale, origin=origin) or unshown_notice(
         outcome=outcome, locale=locale
     )
     response = HttpResponse(html)

@@ -287,3 +287,15 @@ LOGGING["loggers"].update(
         "oauth2_provider": {"handlers": ["console"], "level": "WARNING", "propagate": False},
     }
 )
+# --- Widget look and locale (issue 13) ---
+# Origins a real catalog's product pictures load from (explicit https://host, never a wildcard).
+# They join the page CSP's img-src and the widget resource's resource domains.
+WIDGET_IMAGE_ORIGINS = env_list("WIDGET_IMAGE_ORIGINS", [])
+CONTENT_SECURITY_POLICY["DIRECTIVES"]["img-src"] = [CSP_SELF, "data:", *WIDGET_IMAGE_ORIGINS]
+# The demo pictures carry a version in their name, so browsers may keep them for a year.
+from widget.static_headers import picture_cache_headers  # noqa: E402 - needs no Django setup
+
+WHITENOISE_ADD_HEADERS_FUNCTION = picture_cache_headers
+# Root-relative picture URLs (the demo catalog's) are made absolute against this origin in the
+# MCP widget, whose frame is on another origin; it must be one of WIDGET_RESOURCE_DOMAINS.
+WIDGET_IMAGE_BASE_URL = os.environ.get("WIDGET_IMAGE_BASE_URL", _PUBLIC_ORIGIN)
