@@ -180,8 +180,9 @@ def test_dark_theme_follows_the_host(look_page: Page):
     assert background == "rgb(13, 17, 23)"
 
 
-def test_a_picture_that_fails_leaves_a_neat_box(look_page: Page):
+def test_a_picture_that_fails_leaves_a_neat_box(look_page: Page, problems):
     page = look_page
+    problems.allow_console(r"status of 404 .*/static/widget/products/")
     page.set_viewport_size({"width": 720, "height": 900})
     # The picture is not found: the box keeps its size and shows the tinted initial.
     page.route("**/static/widget/products/**", lambda route: route.fulfill(status=404, body=""))
