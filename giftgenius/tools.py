@@ -149,6 +149,10 @@ def select_gift(context: ToolContext, args: SelectGiftInput) -> ToolResult:
         p.stock,
         p.age_min,
         p.age_max,
+        p.image,
+        p.image_width,
+        p.image_height,
+        p.image_alt,
     )
     return ToolResult(
         SelectGiftOutput(
