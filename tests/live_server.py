@@ -37,31 +37,32 @@ SHUTDOWN_LIMIT_SECONDS = 10.0
 @contextlib.contextmanager
 def serve_app(app: Any = None, *, host: str = "127.0.0.1") -> Iterator[str]:
     """Serve `app` (default: a fresh `giftgenius.asgi.build_application()`); yield its base URL."""
-    if app is None:
-        from giftgenius.asgi import build_application
-
-        app = build_application()
     # Bind before starting so the port cannot be taken between choosing and listening.
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, 0))
     port = sock.getsockname()[1]
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(
-        target=server.run, kwargs={"sockets": [sock]}, name=f"live-server-{port}", daemon=True
-    )
-    thread.start()
-    try:
-        _wait_until_started(server, thread)
-        base_url = f"http://{host}:{port}"
-        # The server is the app's public origin here: widget pictures are absolute URLs on it.
-        with override_settings(WIDGET_IMAGE_BASE_URL=base_url):
+    base_url = f"http://{host}:{port}"
+    # The server is the app's public origin here: widget pictures are absolute URLs on it, and
+    # the MCP resource (built with the app) names its origin among the resource domains.
+    with override_settings(WIDGET_IMAGE_BASE_URL=base_url):
+        if app is None:
+            from giftgenius.asgi import build_application
+
+            app = build_application()
+        config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+        server = uvicorn.Server(config)
+        thread = threading.Thread(
+            target=server.run, kwargs={"sockets": [sock]}, name=f"live-server-{port}", daemon=True
+        )
+        thread.start()
+        try:
+            _wait_until_started(server, thread)
             yield base_url
-    finally:
-        server.should_exit = True
-        thread.join(SHUTDOWN_LIMIT_SECONDS)
-        sock.close()
+        finally:
+            server.should_exit = True
+            thread.join(SHUTDOWN_LIMIT_SECONDS)
+            sock.close()
 
 
 def _wait_until_started(server: uvicorn.Server, thread: threading.Thread) -> None:

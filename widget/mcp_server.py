@@ -283,12 +283,26 @@ def _explicit_origins(setting: str, values: list[str]) -> list[str]:
     return list(values)
 
 
+def _origin_of(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
 def widget_resource_meta() -> dict[str, Any]:
     connect = _explicit_origins("WIDGET_CONNECT_DOMAINS", settings.WIDGET_CONNECT_DOMAINS)
     resources = _explicit_origins(
         "WIDGET_RESOURCE_DOMAINS",
-        # Product pictures load from the catalog's image origins as well (issue 13).
-        list(dict.fromkeys([*settings.WIDGET_RESOURCE_DOMAINS, *settings.WIDGET_IMAGE_ORIGINS])),
+        # Product pictures load from the catalog's image origins and from the origin the demo
+        # pictures' absolute URLs are made on (issue 13).
+        list(
+            dict.fromkeys(
+                [
+                    *settings.WIDGET_RESOURCE_DOMAINS,
+                    *settings.WIDGET_IMAGE_ORIGINS,
+                    _origin_of(settings.WIDGET_IMAGE_BASE_URL),
+                ]
+            )
+        ),
     )
     (domain,) = _explicit_origins("WIDGET_DOMAIN", [settings.WIDGET_DOMAIN])
     return {

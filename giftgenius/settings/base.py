@@ -297,5 +297,5 @@ from widget.static_headers import picture_cache_headers  # noqa: E402 - needs no
 
 WHITENOISE_ADD_HEADERS_FUNCTION = picture_cache_headers
 # Root-relative picture URLs (the demo catalog's) are made absolute against this origin in the
-# MCP widget, whose frame is on another origin; it must be one of WIDGET_RESOURCE_DOMAINS.
+# MCP widget, whose frame is on another origin; its origin joins the widget's resource domains.
 WIDGET_IMAGE_BASE_URL = os.environ.get("WIDGET_IMAGE_BASE_URL", _PUBLIC_ORIGIN)

@@ -152,10 +152,9 @@ def test_display_mode_follow_up_and_link_clicks_go_to_the_sdk_host(sdk_host):
     page, _, _ = sdk_host
     app = page.frame_locator("#app")
     expect(app.get_by_test_id("gift-card").first).to_be_visible()
-    # The buttons issue 13's fragments carry ("See all", "Write a card message for …").
+    # The ideas' own "See all", plus a follow-up button and a link as the later views carry them.
     app.locator("#gg-root").evaluate(
         """root => root.insertAdjacentHTML("beforeend",
-            '<button type="button" data-testid="see-all" data-gg-display-mode="fullscreen">See all</button>' +
             '<button type="button" data-testid="card-message" data-gg-follow-up="Write a card message for Ada">Card</button>' +
             '<a data-testid="maker" href="https://maker.example/mug">Maker</a>')"""
     )

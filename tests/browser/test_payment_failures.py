@@ -64,8 +64,12 @@ def test_payment_failure_banner_and_its_way_out(
     if ERROR_CATALOG[code].retryable:
         expect(retry).to_have_text(expected(translation.gettext_lazy("Try again"), locale))
         retry.click()  # the same card fails again; the retry carries the same key
+        for _ in range(100):  # the banner is already on screen: wait for the retry's call itself
+            commits = [c for c in calls if c["name"] == "commit_order"]
+            if len(commits) == 2:
+                break
+            page.wait_for_timeout(100)
         expect(widget.get_by_test_id("error-banner")).to_have_attribute("data-error-code", code)
-        commits = [c for c in calls if c["name"] == "commit_order"]
         assert len(commits) == 2 and commits[0]["arguments"] == commits[1]["arguments"]
     else:
         expect(retry).to_have_count(0)  # retrying a decline cannot help: change the card instead
