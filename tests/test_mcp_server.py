@@ -139,17 +139,19 @@ def test_widget_resource_is_listed_and_read_as_an_mcp_app_with_explicit_csp(live
     assert content["mimeType"] == "text/html;profile=mcp-app"
     assert "<html" in content["text"].lower()
     meta = content["_meta"]
+    # The configured domains, then the origin the pictures' absolute URLs are on (this server).
+    resource_domains = [*settings.WIDGET_RESOURCE_DOMAINS, live_url]
     assert meta["openai/widgetPrefersBorder"] is True
     assert meta["openai/widgetDescription"]
     assert meta["openai/widgetDomain"] == settings.WIDGET_DOMAIN
     assert meta["openai/widgetCSP"] == {
         "connect_domains": settings.WIDGET_CONNECT_DOMAINS,
-        "resource_domains": settings.WIDGET_RESOURCE_DOMAINS,
+        "resource_domains": resource_domains,
     }
     assert meta["ui"] == {
         "csp": {
             "connectDomains": settings.WIDGET_CONNECT_DOMAINS,
-            "resourceDomains": settings.WIDGET_RESOURCE_DOMAINS,
+            "resourceDomains": resource_domains,
         },
         "domain": settings.WIDGET_DOMAIN,
         "prefersBorder": True,

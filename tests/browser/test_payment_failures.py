@@ -112,7 +112,11 @@ def test_a_pending_payment_is_a_status_with_check_again_not_a_spinner(staff_page
     expect(status).to_have_attribute("data-status", "payment_pending")
     check = widget.get_by_test_id("check-again")
     expect(check).to_be_visible()
+    shown = widget.locator("[data-gg-view]").first.get_attribute("data-gg-view")
     check.click()  # nothing has settled yet: still pending, and still a status with an action
+    # Wait for the redraw itself (a new view), not the pending status still on screen.
+    expect(widget.locator("[data-gg-view]").first).not_to_have_attribute("data-gg-view", shown)
+    expect(widget.locator("#gg-root")).to_have_attribute("aria-busy", "false")
     expect(widget.get_by_test_id("order-status")).to_have_attribute(
         "data-status", "payment_pending"
     )
