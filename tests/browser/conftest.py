@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 from playwright.sync_api import Browser, BrowserContext, Frame, FrameLocator, Page, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
 # Playwright's sync API keeps an event loop on this thread; the ORM calls the tests make
 # between browser steps are ordinary synchronous code, so Django's async guard (read at each
@@ -131,12 +132,24 @@ def new_context(
     return context
 
 
+def flush_reports(page: Page) -> None:
+    """Let pending violation reports reach Python; a page still navigating (an OAuth redirect
+    landing at teardown) is waited for first."""
+    try:
+        page.evaluate("1")
+    except PlaywrightError as exc:
+        if "Execution context was destroyed" not in str(exc):
+            raise
+        page.wait_for_load_state()
+        page.evaluate("1")
+
+
 @pytest.fixture
 def context(browser: Browser, server: str, problems: BrowserProblems) -> Iterator[BrowserContext]:
     context = new_context(browser, server, problems)
     yield context
     for open_page in context.pages:
-        open_page.evaluate("1")  # let pending violation reports reach Python
+        flush_reports(open_page)
     context.close()
     unexpected = problems.unexpected()
     assert not unexpected, "browser problems:\n" + json.dumps(unexpected, indent=2, default=str)
