@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 SWEEP_INTERVAL ?= 30
 
-.PHONY: run test bench lint format setup conformance
+.PHONY: run test bench lint format setup conformance localstripe
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -42,6 +42,12 @@ node_modules/.package-lock.json: package-lock.json
 test: $(VENV)/.installed $(BROWSER_TEST_DEPS)
 	mkdir -p var
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# A fake Stripe API for running the app with PAYMENT_PROVIDER=stripe (README, "Stripe").
+LOCALSTRIPE_PORT ?= 8420
+localstripe: $(VENV)/.installed
+	@echo "Run the app against it: PAYMENT_PROVIDER=stripe STRIPE_API_BASE=http://127.0.0.1:$(LOCALSTRIPE_PORT) STRIPE_API_KEY=sk_test_local STRIPE_WEBHOOK_SECRET=whsec_local make run"
+	$(PY) bin/localstripe --host 127.0.0.1 --port $(LOCALSTRIPE_PORT)
 
 bench: setup
 	$(PY) -m bench $(BENCH_ARGS)

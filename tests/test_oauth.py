@@ -494,6 +494,7 @@ def test_production_refuses_to_start_with_the_trusted_subject_on():
         "DJANGO_SETTINGS_MODULE": "giftgenius.settings.production",
         "SECRET_KEY": "k" * 50,
         "MCP_TRUST_OPENAI_SUBJECT": "1",
+        "PAYMENT_PROVIDER_ALLOW_SIMULATOR": "1",
     }
     result = subprocess.run(
         [sys.executable, "manage.py", "check"],

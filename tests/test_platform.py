@@ -173,6 +173,10 @@ def test_production_settings_pass_check_deploy():
         "DJANGO_SETTINGS_MODULE": "giftgenius.settings.production",
         "SECRET_KEY": "k" * 30 + "-Production-Secret-Key-With-Entropy-9f3b1c",
         "ALLOWED_HOSTS": "giftgenius.example.com",
+        # Production takes money through Stripe; the check makes no call to it.
+        "PAYMENT_PROVIDER": "stripe",
+        "STRIPE_API_KEY": "sk_test_check_deploy",
+        "STRIPE_WEBHOOK_SECRET": "whsec_check_deploy",
     }
     env.pop("DATABASE_URL", None)
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # set by the browser tests for their own process

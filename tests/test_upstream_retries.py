@@ -92,6 +92,7 @@ def test_production_settings_force_fault_injection_off(monkeypatch):
 
     monkeypatch.setenv("SECRET_KEY", "x" * 60)
     monkeypatch.setenv("FAULT_INJECTION_ENABLED", "1")
+    monkeypatch.setenv("PAYMENT_PROVIDER_ALLOW_SIMULATOR", "1")
     production = importlib.import_module("giftgenius.settings.production")
     production = importlib.reload(production)
     assert production.FAULT_INJECTION_ENABLED is False

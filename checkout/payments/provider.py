@@ -25,7 +25,7 @@ class ChargeStatus:
 
 @dataclass(frozen=True)
 class Charge:
-    id: str  # "ch_..."
+    id: str  # the simulator's "ch_...", Stripe's PaymentIntent "pi_..."
     idempotency_key: str
     amount: Decimal
     currency: str
@@ -88,8 +88,17 @@ class ProviderTimeout(ProviderError):
     code = "PROVIDER_TIMEOUT"
 
 
+class ProviderOutcomeUnknown(ProviderTimeout):
+    """The provider failed while handling the request (a 5xx from a real API): it may have been
+    processed before it failed. Handled exactly like a time-out (retried with the same key, then
+    looked up), so it can never be taken for "not charged" without asking."""
+
+    code = "PROVIDER_SERVER_ERROR"
+
+
 class ProviderUnavailable(ProviderError):
-    """503: the provider refused to take the request. Transient; the request was NOT processed."""
+    """The provider refused to take the request (the simulator's 503, a real API's 429 rate
+    limit or 409 conflict). Transient; the request was NOT processed."""
 
     transient = True
     code = "PROVIDER_UNAVAILABLE"

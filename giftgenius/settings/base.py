@@ -6,6 +6,8 @@ from urllib.parse import urlsplit
 
 from django.utils.translation import gettext_lazy as _
 
+from checkout.payments import config as payment_config
+
 from .databases import database_settings
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -217,10 +219,18 @@ UPSTREAM_RETRY_WAIT_JITTER_SECONDS = float(
     os.environ.get("UPSTREAM_RETRY_WAIT_JITTER_SECONDS", "0.1")
 )
 # --- Payments (checkout.payments) ---
-# Dotted path of the provider class; the built-in simulator (its own ledger DB) by default.
-PAYMENT_PROVIDER = os.environ.get(
-    "PAYMENT_PROVIDER", "checkout.payments.simulator.SimulatedProvider"
+# PAYMENT_PROVIDER=simulator (default: the built-in simulator, its own ledger DB) | stripe, or a
+# dotted path; Stripe's configuration is checked here, so a missing key stops start-up.
+PAYMENT_PROVIDER = payment_config.provider_path(os.environ)
+_stripe = payment_config.stripe_settings(
+    os.environ, required=PAYMENT_PROVIDER == payment_config.STRIPE
 )
+STRIPE_API_KEY = _stripe["STRIPE_API_KEY"]
+STRIPE_WEBHOOK_SECRET = _stripe["STRIPE_WEBHOOK_SECRET"]
+STRIPE_API_BASE = _stripe["STRIPE_API_BASE"]
+STRIPE_TIMEOUT_SECONDS = float(os.environ.get("STRIPE_TIMEOUT_SECONDS", "10"))
+# How far back a lookup by provider key lists PaymentIntents (checkout.payments.stripe_provider).
+STRIPE_LOOKUP_WINDOW_SECONDS = int(os.environ.get("STRIPE_LOOKUP_WINDOW_SECONDS", str(48 * 3600)))
 # Provider retries (stamina, one layer: checkout.payments.gateway), always with the same key.
 PAYMENT_RETRY_ATTEMPTS = int(os.environ.get("PAYMENT_RETRY_ATTEMPTS", "3"))
 PAYMENT_RETRY_DEADLINE_SECONDS = float(os.environ.get("PAYMENT_RETRY_DEADLINE_SECONDS", "5.0"))
