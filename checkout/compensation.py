@@ -95,14 +95,11 @@ def compensate(
     return Compensation(Order.objects.get(pk=order.pk), refunded, closed)
 
 
-def refund_payments(*, order: Order, correlation_id: str, keep_first: bool = False) -> Decimal:
-    """Refund every captured, not yet refunded payment of the order. Raises RefundFailed.
-
-    With `keep_first`, the earliest capture stays: it paid for a completed order, and only
-    captures beyond it (a second attempt that also went through) are given back."""
+def refund_payments(*, order: Order, correlation_id: str) -> Decimal:
+    """Refund every captured, not yet refunded payment of the order. Raises RefundFailed."""
     total = ZERO
-    captured = list(order.payments.filter(status=PaymentStatus.SUCCEEDED).order_by("attempt", "pk"))
-    for payment in captured[1:] if keep_first else captured:
+    captured = order.payments.filter(status=PaymentStatus.SUCCEEDED).order_by("attempt", "pk")
+    for payment in captured:
         remaining = payment.amount - payment.refunded_amount
         if remaining <= 0:
             continue

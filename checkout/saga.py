@@ -7,6 +7,9 @@ Rules kept throughout:
 - no database transaction is open while the payment provider is called;
 - the provider idempotency key of a charge is stored on the Payment row BEFORE the call, so
   recovery can always ask the provider what became of it;
+- an order has ONE provider key and one Payment row, whatever the number of saga runs: a rerun
+  after a retryable failure asks the provider under the same key, so it answers with the one
+  charge it holds for the order (or makes it now) and can never capture a second time;
 - state changes are compare-and-swap updates (`filter(status=...).update(...)`), so a saga, a
   sweep and a cancellation racing on one order can never both win;
 - a charge outcome is recorded as the provider states it, never guessed: unknown → payment_pending.
@@ -21,7 +24,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from checkout import compensation
@@ -145,8 +148,9 @@ def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def provider_key(order: Order, attempt: int) -> str:
-    return f"order-{order.pk}-charge-{attempt}"
+def provider_key(order: Order) -> str:
+    """The order's one provider idempotency key, reused by every run of its saga."""
+    return f"order-{order.pk}-charge"
 
 
 def hold_expiry() -> datetime:
@@ -288,16 +292,29 @@ def run_checkout(*, order: Order, correlation_id: str) -> SagaOutcome:
     order is returned as it now is (no error) and the caller reports its state.
     """
     if order.status == OrderStatus.FAILED:
-        restarted = Order.objects.filter(
-            pk=order.pk,
-            status=OrderStatus.FAILED,
-            failure_code__in=RETRYABLE_FAILURES,
-            confirmation_used_at__isnull=True,
-        ).update(
-            status=OrderStatus.PROCESSING,
-            saga_attempt=F("saga_attempt") + 1,
-            failure_code="",
-            failure_message="",
+        restarted = (
+            Order.objects.filter(
+                pk=order.pk,
+                status=OrderStatus.FAILED,
+                failure_code__in=RETRYABLE_FAILURES,
+                confirmation_used_at__isnull=True,
+            )
+            # A capture that came in after all and was refunded spent the order's provider key:
+            # asking again under it would find that (refunded) charge, so no rerun.
+            .exclude(
+                Exists(
+                    Payment.objects.filter(
+                        order=OuterRef("pk"),
+                        status__in=[PaymentStatus.SUCCEEDED, PaymentStatus.REFUNDED],
+                    )
+                )
+            )
+            .update(
+                status=OrderStatus.PROCESSING,
+                saga_attempt=F("saga_attempt") + 1,
+                failure_code="",
+                failure_message="",
+            )
         )
         if not restarted:
             return SagaOutcome(_fresh(order.pk))
@@ -319,18 +336,25 @@ def run_checkout(*, order: Order, correlation_id: str) -> SagaOutcome:
 
 
 def charge_card(*, order: Order, correlation_id: str) -> SagaOutcome:
-    key = provider_key(order, order.saga_attempt)
+    key = provider_key(order)
     with transaction.atomic():
-        # One key per order and attempt; only the caller that moved the order to processing
-        # gets here, so the key is new (the unique constraint would stop a second one).
-        payment = Payment.objects.create(
-            order=order,
-            provider_idempotency_key=key,
-            amount=order.amount,
-            currency=order.currency,
-            attempt=order.saga_attempt,
-            status=PaymentStatus.PENDING,
-        )
+        # Only the caller that moved the order to processing gets here. A rerun takes the
+        # order's Payment row back from its retryable failure (run_checkout made sure nothing
+        # was captured under the key).
+        reused = order.saga_attempt > 1 and Payment.objects.filter(
+            order=order, provider_idempotency_key=key
+        ).update(status=PaymentStatus.PENDING, attempt=order.saga_attempt, error_code="")
+        if reused:
+            payment = Payment.objects.get(order=order, provider_idempotency_key=key)
+        else:
+            payment = Payment.objects.create(
+                order=order,
+                provider_idempotency_key=key,
+                amount=order.amount,
+                currency=order.currency,
+                attempt=order.saga_attempt,
+                status=PaymentStatus.PENDING,
+            )
         row = record_step(
             order, SagaStepName.CHARGE_CARD, SagaStepStatus.STARTED, correlation_id=correlation_id
         )
@@ -343,6 +367,9 @@ def charge_card(*, order: Order, correlation_id: str) -> SagaOutcome:
             payment_method_id=order.payment_method_id,
             idempotency_key=key,
             order_id=str(order.pk),
+            workflow_id=str(order.workflow_id or ""),
+            correlation_id=correlation_id,
+            attempt=order.saga_attempt,
         )
     except ProviderError:
         # The provider refused the request itself (4xx): nothing was charged, and sending the
@@ -520,10 +547,9 @@ def complete(*, order: Order, correlation_id: str) -> SagaOutcome:
         return SagaOutcome(order)
     current = _fresh(order.pk)
     if current.status == OrderStatus.COMPLETED:
-        # Completed meanwhile (a sweep or another process got there first): the order keeps
-        # the capture that paid for it; only a second capture, if any, is given back.
-        compensation.refund_payments(order=current, correlation_id=correlation_id, keep_first=True)
-        return SagaOutcome(_fresh(order.pk))
+        # Completed meanwhile (a sweep or another process got there first) with this very
+        # capture: the order has one provider key, so there is no second one to give back.
+        return SagaOutcome(current)
     compensation.compensate(
         order_id=order.pk,
         failure_code=current.failure_code,

@@ -15,7 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
@@ -23,8 +22,6 @@ from django.utils import timezone
 from checkout import compensation, saga
 from checkout.idempotency import purge_expired_keys
 from checkout.models import Order, OrderStatus, Payment, PaymentStatus, SagaStep
-from checkout.payments import gateway
-from checkout.payments.gateway import ChargeResult
 from checkout.payments.provider import ProviderError
 from giftgenius.models import WorkflowContext
 from giftgenius.observability import get_logger
@@ -43,7 +40,6 @@ class SweepReport:
     abandoned: int = 0  # drafts a crashed prepare_order left behind, cancelled
     recovered: int = 0  # stuck sagas completed or compensated
     reconciled: int = 0  # undecided payments settled with the provider
-    late_captures: int = 0  # charges taken as "not charged" after a time-out, found captured
     purged: int = 0  # expired idempotency keys deleted
     purged_tokens: int = 0  # expired (QA preview) API tokens deleted
     errors: int = 0  # orders that could not be handled this pass (left for the next one)
@@ -51,7 +47,7 @@ class SweepReport:
     def summary(self) -> str:
         return (
             f"sweep: expired={self.expired} abandoned={self.abandoned} recovered={self.recovered} "
-            f"reconciled={self.reconciled} late_captures={self.late_captures} "
+            f"reconciled={self.reconciled} "
             f"purged_keys={self.purged} purged_tokens={self.purged_tokens} errors={self.errors}"
         )
 
@@ -80,13 +76,6 @@ def run_sweeps(*, older_than_seconds: float = DEFAULT_OLDER_THAN_SECONDS) -> Swe
     )
     report.reconciled = _each(
         undecided_payments(), lambda o: reconcile_order(o, correlation_id=cid), report
-    )
-    _each(
-        timed_out_charges(
-            timezone.now() - timedelta(seconds=settings.PAYMENT_LATE_CAPTURE_WATCH_SECONDS)
-        ),
-        lambda o: _count(report, watch_late_capture(o, correlation_id=cid)),
-        report,
     )
     report.purged = purge_expired_keys()
     report.purged_tokens = purge_expired_api_tokens()
@@ -144,25 +133,6 @@ def undecided_payments() -> QuerySet[Order]:
     )
 
 
-def timed_out_charges(since) -> QuerySet[Order]:
-    """Closed orders with a charge that timed out and that the provider then did not know.
-
-    "Not found" after a time-out was taken as "not charged" (SPEC §8), but a real provider may
-    still have been processing it; for a while, every pass asks again by the same key."""
-    return Order.objects.filter(
-        status__in=[OrderStatus.FAILED, OrderStatus.CANCELLED, OrderStatus.COMPLETED]
-    ).filter(
-        Exists(
-            Payment.objects.filter(
-                order=OuterRef("pk"),
-                status=PaymentStatus.FAILED,
-                error_code="PAYMENT_TIMEOUT",
-                updated_at__gte=since,
-            )
-        )
-    )
-
-
 # --- acting on one order ----------------------------------------------------------------------------
 
 
@@ -191,29 +161,6 @@ def reconcile_order(order: Order, *, correlation_id: str) -> None:
         saga.reconcile_payment(
             order=Order.objects.get(pk=order.pk), payment=payment, correlation_id=correlation_id
         )
-
-
-def watch_late_capture(order: Order, *, correlation_id: str) -> int:
-    """Refund a charge that was captured after all (once found, it is handled like any late
-    success: kept only if it is the one payment of a completed order). Returns how many."""
-    found = 0
-    timed_out = order.payments.filter(status=PaymentStatus.FAILED, error_code="PAYMENT_TIMEOUT")
-    for payment in timed_out.order_by("attempt"):
-        outcome = gateway.lookup(idempotency_key=payment.provider_idempotency_key)
-        if outcome.result in (ChargeResult.SUCCEEDED, ChargeResult.PENDING):
-            saga.apply_charge_outcome(
-                order=Order.objects.get(pk=order.pk),
-                payment=payment,
-                outcome=outcome,
-                step=None,
-                correlation_id=correlation_id,
-            )
-            found += 1
-    return found
-
-
-def _count(report: SweepReport, found: int) -> None:
-    report.late_captures += found
 
 
 # --- claiming -------------------------------------------------------------------------------------

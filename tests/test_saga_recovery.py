@@ -379,41 +379,6 @@ def test_a_second_completion_of_a_completed_order_refunds_nothing(api):
     assert_books_balance(product, initial={product.pk: 5})
 
 
-def test_a_second_capture_on_a_completed_order_is_refunded_and_the_first_kept(api):
-    product = make_product()
-    workflow_id = gift_selected(api, product)
-    order_id, token = prepared(api, workflow_id)
-    assert commit(api, workflow_id, order_id, token).body["status"] == "completed"
-    order = order_of(order_id)
-    first = Payment.objects.get(order=order)
-    # A second attempt's charge that also went through (e.g. one still in flight at the provider).
-    extra_key = f"order-{order.pk}-charge-99"
-    extra = Payment.objects.create(
-        order=order,
-        provider_idempotency_key=extra_key,
-        amount=order.amount,
-        currency=order.currency,
-        attempt=99,
-    )
-    charged = gateway.charge(
-        amount=order.amount,
-        currency=order.currency,
-        payment_method_id="pm_card_visa",
-        idempotency_key=extra_key,
-        order_id=str(order.pk),
-    )
-    Payment.objects.filter(pk=extra.pk).update(
-        status=PaymentStatus.SUCCEEDED, provider_charge_id=charged.charge.id
-    )
-
-    saga.complete(order=order, correlation_id="late-second-capture")
-
-    assert Payment.objects.get(pk=first.pk).status == PaymentStatus.SUCCEEDED
-    assert Payment.objects.get(pk=extra.pk).status == PaymentStatus.REFUNDED
-    assert order_of(order_id).status == OrderStatus.COMPLETED
-    assert_books_balance(product, initial={product.pk: 5})
-
-
 def test_a_provider_rejection_is_compensated_and_not_retryable(api, monkeypatch):
     from checkout.payments.provider import ProviderRejected
 

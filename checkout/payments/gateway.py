@@ -6,7 +6,9 @@ idempotency key, so a retry after a lost answer can never capture twice. Decline
 are never retried.
 
 An exhausted charge is classified, never guessed:
-- only 503s → NOT_CHARGED_UNAVAILABLE (a 503 means the provider did not process the request);
+- only refusals (ProviderUnavailable: the simulator's 503, Stripe's 429 or 409) →
+  NOT_CHARGED_UNAVAILABLE (the provider did not process the request); a real API's 5xx is a
+  ProviderOutcomeUnknown, which may have been processed and is handled as a time-out;
 - any time-out → ask the provider by idempotency key (itself retried): succeeded/pending/failed
   as found, nothing found → NOT_CHARGED_TIMEOUT, provider unreachable → UNKNOWN (the order must
   wait for reconciliation).
@@ -128,9 +130,21 @@ def charge(
     payment_method_id: str,
     idempotency_key: str,
     order_id: str,
+    workflow_id: str = "",
+    correlation_id: str = "",
+    attempt: int = 1,
 ) -> ChargeOutcome:
-    """Charge once (whatever the retries), and say plainly what happened."""
+    """Charge once (whatever the retries), and say plainly what happened.
+
+    `order_id`, `workflow_id` and `correlation_id` go to the provider as the charge's metadata;
+    `attempt` (the saga run) lets a provider tell one run's retries from the next run."""
     provider = get_provider()
+    metadata = {
+        "order_id": str(order_id),
+        "workflow_id": workflow_id,
+        "correlation_id": correlation_id,
+        "attempt": str(attempt),
+    }
     fields = {"idempotency_key": idempotency_key, "order_id": str(order_id)}
     started = time.monotonic()
     tries = _Tries()
@@ -144,7 +158,7 @@ def charge(
                 currency=currency,
                 payment_method_id=payment_method_id,
                 idempotency_key=idempotency_key,  # the same key on every attempt
-                metadata={"order_id": str(order_id)},
+                metadata=metadata,
             )
         except ProviderTimeout:
             timed_out = True

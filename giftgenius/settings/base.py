@@ -151,10 +151,6 @@ CONTENT_SECURITY_POLICY = {
 CATALOG_CURRENCY = "USD"
 SUPPORTED_CURRENCIES = ["USD"]
 RESERVATION_TTL_SECONDS = int(os.environ.get("RESERVATION_TTL_SECONDS", "900"))
-# How long the sweeps keep asking about a charge that timed out and was taken as "not charged".
-PAYMENT_LATE_CAPTURE_WATCH_SECONDS = int(
-    os.environ.get("PAYMENT_LATE_CAPTURE_WATCH_SECONDS", "3600")
-)
 # A QA preview's bearer token lives this long (a working day); the sweeps delete expired ones.
 PREVIEW_TOKEN_TTL_SECONDS = int(os.environ.get("PREVIEW_TOKEN_TTL_SECONDS", str(8 * 3600)))
 IDEMPOTENCY_KEY_TTL_SECONDS = int(os.environ.get("IDEMPOTENCY_KEY_TTL_SECONDS", str(24 * 3600)))
