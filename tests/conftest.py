@@ -16,7 +16,10 @@ from django.test import Client
 
 from giftgenius.principals import issue_api_token
 
-pytest_plugins = ["tests.live_server"]  # the `live_url` fixture (a real uvicorn server)
+pytest_plugins = [
+    "tests.live_server",  # the `live_url` fixture (a real uvicorn server)
+    "tests.localstripe",  # localstripe (a fake Stripe API) and a fault proxy before it
+]
 
 ON_POSTGRES = connection.vendor == "postgresql"
 CHROMIUM = Path("/usr/bin/chromium")
