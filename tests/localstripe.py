@@ -227,3 +227,10 @@ def stripe_proxy(stripe_provider, settings) -> Iterator[FaultProxy]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def refunds(url: str) -> list[dict]:
+    """Every Refund localstripe holds, read straight from it."""
+    response = httpx.get(f"{url}/v1/refunds", params={"limit": 100}, auth=(API_KEY, ""), timeout=10)
+    response.raise_for_status()
+    return response.json()["data"]
