@@ -1,5 +1,6 @@
 """Background sweeps: one pass expires stale drafts, recovers stuck sagas, reconciles pending
-payments, purges expired idempotency keys and expired QA preview API tokens.
+payments, retries provider webhook events that failed to apply, and purges expired idempotency
+keys and expired QA preview API tokens.
 
 Safe on several machines at once: each order is claimed with a short lease, chosen with
 `select_for_update(skip_locked=True)` in a short transaction (on PostgreSQL; SQLite serialises
@@ -20,7 +21,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from checkout import compensation, saga
+from checkout import compensation, saga, webhooks
 from checkout.idempotency import purge_expired_keys
 from checkout.models import Order, OrderStatus, Payment, PaymentStatus, SagaStep
 from checkout.payments import gateway
@@ -46,13 +47,17 @@ class SweepReport:
     late_captures: int = 0  # charges taken as "not charged" after a time-out, found captured
     purged: int = 0  # expired idempotency keys deleted
     purged_tokens: int = 0  # expired (QA preview) API tokens deleted
+    webhooks_applied: int = 0  # provider events applied on a retry
+    webhooks_parked: int = 0  # provider events that failed their last try, parked for a person
     errors: int = 0  # orders that could not be handled this pass (left for the next one)
 
     def summary(self) -> str:
         return (
             f"sweep: expired={self.expired} abandoned={self.abandoned} recovered={self.recovered} "
             f"reconciled={self.reconciled} late_captures={self.late_captures} "
-            f"purged_keys={self.purged} purged_tokens={self.purged_tokens} errors={self.errors}"
+            f"purged_keys={self.purged} purged_tokens={self.purged_tokens} "
+            f"webhooks_applied={self.webhooks_applied} webhooks_parked={self.webhooks_parked} "
+            f"errors={self.errors}"
         )
 
 
@@ -88,6 +93,8 @@ def run_sweeps(*, older_than_seconds: float = DEFAULT_OLDER_THAN_SECONDS) -> Swe
         lambda o: _count(report, watch_late_capture(o, correlation_id=cid)),
         report,
     )
+    retried = webhooks.retry_due_events()
+    report.webhooks_applied, report.webhooks_parked = retried.applied, retried.parked
     report.purged = purge_expired_keys()
     report.purged_tokens = purge_expired_api_tokens()
     get_logger(LOGGER).info("sweep_pass", correlation_id=cid, **report.__dict__)
