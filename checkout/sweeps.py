@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from checkout import compensation, saga, webhooks
 from checkout.idempotency import purge_expired_keys
+from checkout.leases import LEASE, free_or_expired, release_order
 from checkout.models import Order, OrderStatus, Payment, PaymentStatus, SagaStep
 from checkout.payments import gateway
 from checkout.payments.gateway import ChargeResult
@@ -33,7 +34,6 @@ from giftgenius.principals import purge_expired_api_tokens
 
 LOGGER = "giftgenius.checkout.sweeps"
 
-LEASE = timedelta(minutes=2)
 BATCH = 100
 DEFAULT_OLDER_THAN_SECONDS = 120.0
 
@@ -232,7 +232,7 @@ def _claim(queryset: QuerySet[Order]) -> tuple[list[uuid.UUID], datetime]:
     lease_until = now + LEASE
     with transaction.atomic():
         ids = list(
-            queryset.filter(Q(sweep_claimed_until__isnull=True) | Q(sweep_claimed_until__lt=now))
+            queryset.filter(free_or_expired(now))
             .order_by("created_at")
             .select_for_update(skip_locked=True, of=("self",))
             .values_list("pk", flat=True)[:BATCH]
@@ -261,8 +261,5 @@ def _each(queryset: QuerySet[Order], action: Callable[[Order], object], report: 
             report.errors += 1
             get_logger(LOGGER).exception("sweep_order_failed", order_id=str(order_id))
         finally:
-            # Release only our own lease: a sweeper that outlived it must not free another's.
-            Order.objects.filter(pk=order_id, sweep_claimed_until=lease_until).update(
-                sweep_claimed_until=None
-            )
+            release_order(order_id=order_id, lease_until=lease_until)
     return done

@@ -24,6 +24,7 @@ from django.utils import timezone
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from checkout import compensation, saga
+from checkout.leases import claim_order, release_order
 from checkout.models import (
     Order,
     OrderStatus,
@@ -45,6 +46,12 @@ BATCH = 100
 PAYMENT_EVENTS = frozenset({"payment_intent.succeeded", "payment_intent.payment_failed"})
 REFUND_EVENTS = frozenset({"charge.refunded"})
 HANDLED_TYPES = PAYMENT_EVENTS | REFUND_EVENTS
+
+
+class OrderBusy(Exception):
+    """A sweep or another event holds the order's lease: this event is tried again later."""
+
+    code = "ORDER_BUSY"
 
 
 class WebhookRejected(Exception):
@@ -240,9 +247,17 @@ def _apply(event: WebhookEvent, *, correlation_id: str) -> str:
     order = _order_for(event)
     if order is None:
         return "No order here matches this payment; nothing to do."
-    if event.event_type in REFUND_EVENTS:
-        return _record_provider_refunds(order, correlation_id=correlation_id)
-    return _settle_payments(order, correlation_id=correlation_id)
+    # One settler per order at a time, sweeps included: two would each act on the same answer.
+    lease_until = claim_order(order_id=order.pk)
+    if lease_until is None:
+        raise OrderBusy("another sweep or event is settling this order")
+    try:
+        order.refresh_from_db()
+        if event.event_type in REFUND_EVENTS:
+            return _record_provider_refunds(order, correlation_id=correlation_id)
+        return _settle_payments(order, correlation_id=correlation_id)
+    finally:
+        release_order(order_id=order.pk, lease_until=lease_until)
 
 
 def _order_for(event: WebhookEvent) -> Order | None:

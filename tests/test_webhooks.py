@@ -274,6 +274,26 @@ def test_a_failed_event_for_a_declined_order_changes_nothing(api):
     assert_books_balance(product, initial={product.pk: 5})
 
 
+def test_an_event_waits_while_a_sweep_holds_the_order(api, settings):
+    from checkout.leases import claim_order, release_order
+
+    product, order_id = pending_order(api, settings)
+    settle_at_provider(order_id)
+    lease = claim_order(order_id=order_id)
+    assert send(event("payment_intent.succeeded", order_id=order_id, payment_id="pi_l"))[1] == {
+        "received": True,
+        "event_id": WebhookEvent.objects.get().event_id,
+        "status": "pending",
+    }
+    assert order_of(order_id).status == OrderStatus.PAYMENT_PENDING
+    assert WebhookEvent.objects.get().last_error.startswith("OrderBusy")
+    release_order(order_id=order_id, lease_until=lease)
+
+    assert webhooks.retry_due_events(now=timezone.now() + timedelta(minutes=1)).applied == 1
+    assert order_of(order_id).status == OrderStatus.COMPLETED
+    assert_books_balance(product, initial={product.pk: 5})
+
+
 def test_an_event_during_the_saga_leaves_it_to_the_saga(api):
     product = make_product(stock=5)
     workflow_id = gift_selected(api, product)
