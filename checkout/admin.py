@@ -16,17 +16,20 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from checkout import staff_rollback
+from checkout import staff_rollback, webhooks
 from checkout.models import (
     IdempotencyKey,
     Order,
     OrderLine,
+    ParkedWebhookEvent,
     Payment,
     Reservation,
     RollbackAuditEntry,
     SagaStep,
     SimulatedCharge,
     SimulatedRefund,
+    WebhookEvent,
+    WebhookEventStatus,
 )
 from giftgenius.admin import UuidSearchMixin, ViewOnlyAdmin, ViewOnlyInline
 
@@ -311,3 +314,54 @@ class SimulatedRefundAdmin(ViewOnlyAdmin):
     list_display = ["refund_id", "charge", "amount", "created_at"]
     search_fields = ["refund_id", "charge__charge_id", "idempotency_key"]
     list_filter = ["created_at"]
+
+
+WEBHOOK_RETRY_PERMISSION = "checkout.retry_webhookevent"
+
+
+@admin.register(WebhookEvent)
+class WebhookEventAdmin(ViewOnlyAdmin):
+    """Every provider event received, once each, with what applying it did."""
+
+    list_display = [
+        "received_at",
+        "event_type",
+        "event_id",
+        "status",
+        "attempts",
+        "order_id",
+        "outcome",
+        "last_error",
+    ]
+    list_filter = ["status", "event_type", "received_at"]
+    search_fields = ["event_id", "provider_payment_id"]
+    date_hierarchy = "received_at"
+
+
+@admin.register(ParkedWebhookEvent)
+class ParkedWebhookEventAdmin(WebhookEventAdmin):
+    """The dead-letter list: events that failed every retry, waiting for a person."""
+
+    list_filter = ["event_type", "received_at"]
+    actions = ["retry_events"]
+
+    def has_retry_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm(WEBHOOK_RETRY_PERMISSION)
+
+    @admin.action(description="Retry selected events now", permissions=["retry"])
+    def retry_events(self, request: HttpRequest, queryset: QuerySet) -> None:
+        results = webhooks.retry_parked_events(
+            event_pks=list(queryset.values_list("pk", flat=True))
+        )
+        applied = sum(1 for status in results.values() if status == WebhookEventStatus.APPLIED)
+        failing = len(results) - applied
+        if applied:
+            self.message_user(request, f"{applied} event(s) applied.", messages.SUCCESS)
+        if failing:
+            self.message_user(
+                request,
+                f"{failing} event(s) failed again and wait for the next retry (see last error).",
+                messages.WARNING,
+            )
+        if not results:
+            self.message_user(request, "None of the selected events was parked.", messages.INFO)

@@ -283,3 +283,60 @@ class SimulatedRefund(models.Model):
 
     def __str__(self) -> str:
         return f"{self.refund_id} {self.amount} of {self.charge_id}"
+
+
+class WebhookEventStatus(models.TextChoices):
+    PENDING = "pending", "Pending (not applied yet, or waiting for a retry)"
+    APPLIED = "applied", "Applied"
+    PARKED = "parked", "Parked for a person (failed too often)"
+
+
+class WebhookEvent(models.Model):
+    """A payment provider's event, stored once by its event id.
+
+    Only what applying it needs is kept (ids and type), never the body: a PaymentIntent carries
+    its client secret, and the truth about a payment is always read back from the provider."""
+
+    provider = models.CharField(max_length=20, default="stripe")
+    event_id = models.CharField(max_length=255)
+    event_type = models.CharField(max_length=100)
+    # The provider's id of the payment, as Payment.provider_charge_id holds it (pi_… for Stripe).
+    provider_payment_id = models.CharField(max_length=255, blank=True, db_index=True)
+    # Not a foreign key: an event may name an order this database does not hold.
+    order_id = models.UUIDField(null=True, blank=True, db_index=True)
+    status = models.CharField(
+        max_length=10, choices=WebhookEventStatus.choices, default=WebhookEventStatus.PENDING
+    )
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    outcome = models.CharField(max_length=300, blank=True, help_text="What applying it did.")
+    last_error = models.CharField(max_length=300, blank=True)
+    provider_created_at = models.DateTimeField(null=True, blank=True)
+    received_at = models.DateTimeField(default=timezone.now, editable=False)
+    applied_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-received_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["provider", "event_id"], name="webhook_event_once")
+        ]
+        indexes = [models.Index(fields=["status", "next_attempt_at"], name="webhook_event_due")]
+        permissions = [("retry_webhookevent", "Can retry a parked webhook event")]
+
+    def __str__(self) -> str:
+        return f"{self.event_type} {self.event_id} ({self.status})"
+
+
+class ParkedWebhookEventManager(models.Manager):
+    def get_queryset(self):
+        return super().get_queryset().filter(status=WebhookEventStatus.PARKED)
+
+
+class ParkedWebhookEvent(WebhookEvent):
+    """The dead-letter list: events that failed to apply after every retry."""
+
+    objects = ParkedWebhookEventManager()
+
+    class Meta:
+        proxy = True
+        verbose_name = "parked webhook event"

@@ -1,5 +1,6 @@
 """Background sweeps: one pass expires stale drafts, recovers stuck sagas, reconciles pending
-payments, purges expired idempotency keys and expired QA preview API tokens.
+payments, retries provider webhook events that failed to apply, and purges expired idempotency
+keys and expired QA preview API tokens.
 
 Safe on several machines at once: each order is claimed with a short lease, chosen with
 `select_for_update(skip_locked=True)` in a short transaction (on PostgreSQL; SQLite serialises
@@ -19,8 +20,9 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from checkout import compensation, saga
+from checkout import compensation, saga, webhooks
 from checkout.idempotency import purge_expired_keys
+from checkout.leases import LEASE, free_or_expired, release_order
 from checkout.models import Order, OrderStatus, Payment, PaymentStatus, SagaStep
 from checkout.payments.provider import ProviderError
 from giftgenius.models import WorkflowContext
@@ -29,7 +31,6 @@ from giftgenius.principals import purge_expired_api_tokens
 
 LOGGER = "giftgenius.checkout.sweeps"
 
-LEASE = timedelta(minutes=2)
 BATCH = 100
 DEFAULT_OLDER_THAN_SECONDS = 120.0
 
@@ -42,13 +43,17 @@ class SweepReport:
     reconciled: int = 0  # undecided payments settled with the provider
     purged: int = 0  # expired idempotency keys deleted
     purged_tokens: int = 0  # expired (QA preview) API tokens deleted
+    webhooks_applied: int = 0  # provider events applied on a retry
+    webhooks_parked: int = 0  # provider events that failed their last try, parked for a person
     errors: int = 0  # orders that could not be handled this pass (left for the next one)
 
     def summary(self) -> str:
         return (
             f"sweep: expired={self.expired} abandoned={self.abandoned} recovered={self.recovered} "
             f"reconciled={self.reconciled} "
-            f"purged_keys={self.purged} purged_tokens={self.purged_tokens} errors={self.errors}"
+            f"purged_keys={self.purged} purged_tokens={self.purged_tokens} "
+            f"webhooks_applied={self.webhooks_applied} webhooks_parked={self.webhooks_parked} "
+            f"errors={self.errors}"
         )
 
 
@@ -77,6 +82,8 @@ def run_sweeps(*, older_than_seconds: float = DEFAULT_OLDER_THAN_SECONDS) -> Swe
     report.reconciled = _each(
         undecided_payments(), lambda o: reconcile_order(o, correlation_id=cid), report
     )
+    retried = webhooks.retry_due_events()
+    report.webhooks_applied, report.webhooks_parked = retried.applied, retried.parked
     report.purged = purge_expired_keys()
     report.purged_tokens = purge_expired_api_tokens()
     get_logger(LOGGER).info("sweep_pass", correlation_id=cid, **report.__dict__)
@@ -172,7 +179,7 @@ def _claim(queryset: QuerySet[Order]) -> tuple[list[uuid.UUID], datetime]:
     lease_until = now + LEASE
     with transaction.atomic():
         ids = list(
-            queryset.filter(Q(sweep_claimed_until__isnull=True) | Q(sweep_claimed_until__lt=now))
+            queryset.filter(free_or_expired(now))
             .order_by("created_at")
             .select_for_update(skip_locked=True, of=("self",))
             .values_list("pk", flat=True)[:BATCH]
@@ -201,8 +208,5 @@ def _each(queryset: QuerySet[Order], action: Callable[[Order], object], report: 
             report.errors += 1
             get_logger(LOGGER).exception("sweep_order_failed", order_id=str(order_id))
         finally:
-            # Release only our own lease: a sweeper that outlived it must not free another's.
-            Order.objects.filter(pk=order_id, sweep_claimed_until=lease_until).update(
-                sweep_claimed_until=None
-            )
+            release_order(order_id=order_id, lease_until=lease_until)
     return done

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.generic import RedirectView
 
+from checkout import views as checkout_views
 from giftgenius import metrics_views, views
 from giftgenius.api import build_api
 from giftgenius.oauth_views import SignInView
@@ -14,6 +15,7 @@ urlpatterns = [
     path("metrics", metrics_views.prometheus_metrics, name="metrics"),
     path("api/", api.urls),
     path("admin/", admin.site.urls),
+    path("webhooks/stripe", checkout_views.stripe_webhook, name="stripe-webhook"),
     path("o/login/", SignInView.as_view(), name="oauth-login"),
     path("", include("giftgenius.oauth_urls")),
     path("", include("widget.urls")),

@@ -258,3 +258,15 @@ def refund(*, charge_id: str, amount: Decimal, idempotency_key: str) -> Refund:
         "payment_refund", attempt=tries.count, result="succeeded", refund_id=done.id, **fields
     )
     return done
+
+
+def retrieve(*, charge_id: str) -> Charge:
+    """The provider's current view of one charge (retried like every read). Raises
+    ProviderError (the last transient error, or ProviderRejected for an unknown charge)."""
+    provider = get_provider()
+    return _retried_call(
+        lambda: provider.retrieve_charge(charge_id=charge_id),
+        event="payment_retrieve",
+        fields={"charge_id": charge_id},
+        tries=_Tries(),
+    )

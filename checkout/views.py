@@ -1,0 +1,47 @@
+"""HTTP endpoints of checkout: the payment provider's signed webhooks."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
+
+from checkout import webhooks
+from giftgenius.observability import get_logger
+
+
+@csrf_exempt  # the caller is Stripe, proven by the signature, not a browser session
+@require_POST
+def stripe_webhook(request: HttpRequest) -> JsonResponse:
+    if not settings.STRIPE_WEBHOOK_SECRET:
+        return _error(404, "WEBHOOKS_NOT_CONFIGURED", "Stripe webhooks are not configured here.")
+    payload = _bounded_body(request, limit=settings.WEBHOOK_MAX_BODY_BYTES)
+    try:
+        if payload is None:
+            raise webhooks.too_large()
+        receipt = webhooks.receive_stripe_event(
+            payload=payload, signature_header=request.headers.get("Stripe-Signature")
+        )
+    except webhooks.WebhookRejected as exc:
+        # Never the body or the signature: a PaymentIntent carries its client secret.
+        get_logger(webhooks.LOGGER).warning(
+            "webhook_rejected", error=exc.code, body_bytes=len(payload or b"")
+        )
+        return _error(400, exc.code, exc.message)
+    return JsonResponse(
+        {"received": True, "event_id": receipt.event_id, "status": receipt.status}, status=200
+    )
+
+
+def _bounded_body(request: HttpRequest, *, limit: int) -> bytes | None:
+    """The body, or None when it is larger than `limit` (then never read in full)."""
+    declared = request.META.get("CONTENT_LENGTH") or ""
+    if declared.isdigit() and int(declared) > limit:
+        return None
+    body = request.read(limit + 1)
+    return None if len(body) > limit else body
+
+
+def _error(status: int, code: str, message: str) -> JsonResponse:
+    return JsonResponse({"error": {"code": code, "message": message}}, status=status)

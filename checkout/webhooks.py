@@ -1,0 +1,395 @@
+"""Signed payment-provider webhooks: verified, stored once, applied through the sweeps' services.
+
+An event is a hint, never the truth: applying one asks the provider for the payment's current
+state (gateway.lookup / gateway.retrieve) and moves the order only where that differs from our
+records, through the same saga and compensation services the sweeps use. So an event that
+arrives twice, out of order, or after a sweep already settled the order changes nothing.
+
+Receiving stores the event (unique per provider and event id) and tries to apply it once; an
+apply that fails is retried by the sweeps with exponential backoff and, after
+WEBHOOK_MAX_ATTEMPTS tries, parked for a person (the admin's dead-letter list retries it).
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+import stripe
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from checkout import compensation, saga
+from checkout.leases import claim_order, release_order
+from checkout.models import (
+    Order,
+    OrderStatus,
+    Payment,
+    PaymentStatus,
+    SagaStepName,
+    SagaStepStatus,
+    WebhookEvent,
+    WebhookEventStatus,
+)
+from checkout.payments import gateway
+from checkout.payments.gateway import ChargeResult
+from checkout.payments.provider import ProviderUnavailable
+from giftgenius.observability import get_logger
+
+LOGGER = "giftgenius.checkout.webhooks"
+BATCH = 100
+# Events whose payment we settle; any other type is answered 2xx and ignored.
+PAYMENT_EVENTS = frozenset({"payment_intent.succeeded", "payment_intent.payment_failed"})
+REFUND_EVENTS = frozenset({"charge.refunded"})
+HANDLED_TYPES = PAYMENT_EVENTS | REFUND_EVENTS
+
+
+class OrderBusy(Exception):
+    """A sweep or another event holds the order's lease: this event is tried again later."""
+
+    code = "ORDER_BUSY"
+
+
+class WebhookRejected(Exception):
+    """The request is not a genuine, well-formed event: answered 400, nothing changes."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Receipt:
+    event_id: str
+    event_type: str
+    status: str  # applied | pending | parked (stored) · duplicate | ignored (not stored)
+
+
+@dataclass
+class RetryReport:
+    applied: int = 0
+    parked: int = 0
+    pending: int = 0  # failed again, another try is scheduled
+
+
+# --- the event's shape: only what applying needs ----------------------------------------------
+
+
+class _EventObject(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    id: str = Field(min_length=1, max_length=255)
+    metadata: dict[str, str] = {}
+    payment_intent: str | None = Field(default=None, max_length=255)  # on a charge
+
+
+class _EventData(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    object: _EventObject
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    id: str = Field(min_length=1, max_length=255)
+    type: str = Field(min_length=1, max_length=100)
+    created: int | None = None
+    data: _EventData
+
+
+def _log():
+    return get_logger(LOGGER)
+
+
+# --- receiving ------------------------------------------------------------------------------
+
+
+def receive_stripe_event(*, payload: bytes, signature_header: str | None) -> Receipt:
+    """Verify a Stripe webhook, store it once and try to apply it. Raises WebhookRejected."""
+    if len(payload) > settings.WEBHOOK_MAX_BODY_BYTES:
+        raise too_large()
+    event = _parse(_verified(payload, signature_header))
+    if event.type not in HANDLED_TYPES:
+        _log().info("webhook_ignored", event_id=event.id, event_type=event.type)
+        return Receipt(event.id, event.type, "ignored")
+    obj = event.data.object
+    try:
+        with transaction.atomic():
+            stored = WebhookEvent.objects.create(
+                provider="stripe",
+                event_id=event.id,
+                event_type=event.type,
+                provider_payment_id=obj.payment_intent or obj.id,
+                order_id=_uuid_or_none(obj.metadata.get("order_id")),
+                provider_created_at=(
+                    datetime.fromtimestamp(event.created, tz=UTC) if event.created else None
+                ),
+                # Due at once: if this process dies before applying it, the sweeps will.
+                next_attempt_at=timezone.now(),
+            )
+    except IntegrityError:
+        _log().info("webhook_duplicate", event_id=event.id, event_type=event.type)
+        return Receipt(event.id, event.type, "duplicate")
+    _log().info("webhook_received", event_id=event.id, event_type=event.type)
+    return Receipt(event.id, event.type, apply_stored_event(event_pk=stored.pk))
+
+
+def too_large() -> WebhookRejected:
+    return WebhookRejected("WEBHOOK_TOO_LARGE", "The event is larger than 1 MB.")
+
+
+def _verified(payload: bytes, signature_header: str | None) -> dict:
+    secret = settings.STRIPE_WEBHOOK_SECRET
+    if not signature_header:
+        raise WebhookRejected(
+            "WEBHOOK_SIGNATURE_MISSING", "The Stripe-Signature header is missing."
+        )
+    try:
+        text = payload.decode("utf-8")
+    except UnicodeDecodeError:
+        raise WebhookRejected("WEBHOOK_MALFORMED", "The event is not UTF-8 text.") from None
+    # First the signature alone, so a stale but genuine event is told apart from a forged one.
+    try:
+        stripe.WebhookSignature.verify_header(text, signature_header, secret, tolerance=None)
+    except stripe.SignatureVerificationError:
+        raise WebhookRejected(
+            "WEBHOOK_SIGNATURE_INVALID", "The signature does not match this endpoint's secret."
+        ) from None
+    try:
+        event = stripe.Webhook.construct_event(
+            text, signature_header, secret, tolerance=settings.STRIPE_WEBHOOK_TOLERANCE_SECONDS
+        )
+    except stripe.SignatureVerificationError:
+        raise WebhookRejected(
+            "WEBHOOK_TIMESTAMP_STALE",
+            f"The signature is older than {settings.STRIPE_WEBHOOK_TOLERANCE_SECONDS} seconds.",
+        ) from None
+    except (ValueError, TypeError, AttributeError):
+        # json errors are ValueErrors; a JSON value that is not an object fails in the SDK.
+        raise WebhookRejected("WEBHOOK_MALFORMED", "The event is not a JSON object.") from None
+    return event.to_dict()
+
+
+def _parse(raw: dict) -> _Event:
+    try:
+        return _Event.model_validate(raw)
+    except ValidationError as exc:
+        where = ".".join(str(part) for part in exc.errors()[0]["loc"])
+        raise WebhookRejected("WEBHOOK_MALFORMED", f"The event has no valid '{where}'.") from None
+
+
+def _uuid_or_none(value: str | None) -> uuid.UUID | None:
+    try:
+        return uuid.UUID(value) if value else None
+    except ValueError:
+        return None
+
+
+# --- applying ---------------------------------------------------------------------------------
+
+
+def backoff(attempt: int) -> timedelta:
+    """How long after a failed try (1, 2, …) the next one is due."""
+    seconds = settings.WEBHOOK_RETRY_BASE_SECONDS * 2 ** (attempt - 1)
+    return timedelta(seconds=min(seconds, settings.WEBHOOK_RETRY_MAX_SECONDS))
+
+
+def apply_stored_event(*, event_pk: int) -> str:
+    """Claim a pending event, apply it and record the result; returns its status afterwards."""
+    event = WebhookEvent.objects.get(pk=event_pk)
+    if event.status != WebhookEventStatus.PENDING:
+        return event.status
+    attempt = event.attempts + 1
+    now = timezone.now()
+    # Compare-and-swap on the attempt count: one applier per try, and a try that dies is
+    # retried once its backoff has passed.
+    claimed = WebhookEvent.objects.filter(
+        pk=event.pk, status=WebhookEventStatus.PENDING, attempts=event.attempts
+    ).update(attempts=F("attempts") + 1, next_attempt_at=now + backoff(attempt))
+    if not claimed:
+        return WebhookEventStatus.PENDING
+    correlation_id = f"webhook-{uuid.uuid4().hex[:12]}"
+    fields = {"event_id": event.event_id, "event_type": event.event_type, "attempt": attempt}
+    try:
+        outcome = _apply(event, correlation_id=correlation_id)
+    except Exception as exc:  # every failure is retried later, then parked for a person
+        parked = attempt >= settings.WEBHOOK_MAX_ATTEMPTS
+        status = WebhookEventStatus.PARKED if parked else WebhookEventStatus.PENDING
+        error = f"{type(exc).__name__}: {getattr(exc, 'code', '') or exc}"[:300]
+        WebhookEvent.objects.filter(pk=event.pk).update(
+            status=status,
+            last_error=error,
+            next_attempt_at=None if parked else now + backoff(attempt),
+        )
+        _log().warning(
+            "webhook_apply_failed",
+            correlation_id=correlation_id,
+            parked=parked,
+            error=type(exc).__name__,
+            **fields,
+        )
+        return status
+    WebhookEvent.objects.filter(pk=event.pk).update(
+        status=WebhookEventStatus.APPLIED,
+        outcome=outcome[:300],
+        last_error="",
+        next_attempt_at=None,
+        applied_at=timezone.now(),
+    )
+    _log().info("webhook_applied", correlation_id=correlation_id, outcome=outcome, **fields)
+    return WebhookEventStatus.APPLIED
+
+
+def _apply(event: WebhookEvent, *, correlation_id: str) -> str:
+    order = _order_for(event)
+    if order is None:
+        return "No order here matches this payment; nothing to do."
+    # One settler per order at a time, sweeps included: two would each act on the same answer.
+    lease_until = claim_order(order_id=order.pk)
+    if lease_until is None:
+        raise OrderBusy("another sweep or event is settling this order")
+    try:
+        order.refresh_from_db()
+        if event.event_type in REFUND_EVENTS:
+            return _record_provider_refunds(order, correlation_id=correlation_id)
+        return _settle_payments(order, correlation_id=correlation_id)
+    finally:
+        release_order(order_id=order.pk, lease_until=lease_until)
+
+
+def _order_for(event: WebhookEvent) -> Order | None:
+    if event.order_id is not None:
+        order = Order.objects.filter(pk=event.order_id).first()
+        if order is not None:
+            return order
+    if not event.provider_payment_id:
+        return None
+    payment = Payment.objects.filter(provider_charge_id=event.provider_payment_id).first()
+    return payment.order if payment else None
+
+
+def _moves(status: str, result: ChargeResult) -> bool:
+    """Whether the provider's answer changes what we recorded for a payment."""
+    if status == PaymentStatus.PENDING:
+        return result != ChargeResult.PENDING
+    if status == PaymentStatus.UNKNOWN:
+        return True
+    if status == PaymentStatus.FAILED:
+        # Taken as "not charged", yet the provider holds or captured it: a late capture, which
+        # apply_charge_outcome refunds unless it is the payment of a completed order.
+        return result in (ChargeResult.SUCCEEDED, ChargeResult.PENDING)
+    return False  # a capture is final; refunds arrive as their own events
+
+
+def _settle_payments(order: Order, *, correlation_id: str) -> str:
+    if order.status == OrderStatus.PROCESSING:
+        # The saga is between charging and recording: it applies the provider's answer itself
+        # (and the recovery sweep, should its process die).
+        return "The checkout is running; it records the provider's answer itself."
+    payments = list(order.payments.order_by("attempt", "pk"))
+    captured = {p.provider_charge_id for p in payments if p.status == PaymentStatus.SUCCEEDED}
+    settled = []
+    for payment in payments:
+        if payment.status in (PaymentStatus.SUCCEEDED, PaymentStatus.REFUNDED):
+            continue
+        outcome = gateway.lookup(idempotency_key=payment.provider_idempotency_key)
+        if outcome.result == ChargeResult.UNKNOWN:
+            raise ProviderUnavailable("the provider could not say; tried again later")
+        if outcome.charge is not None and outcome.charge.id in captured - {""}:
+            continue  # the capture another attempt already recorded: counted once
+        if not _moves(payment.status, outcome.result):
+            continue
+        saga.apply_charge_outcome(
+            order=Order.objects.get(pk=order.pk),
+            payment=payment,
+            outcome=outcome,
+            step=None,
+            correlation_id=correlation_id,
+        )
+        settled.append(f"attempt {payment.attempt}: {outcome.result}")
+    if not settled:
+        return "Already in agreement with the provider."
+    return "Settled " + ", ".join(settled) + "."
+
+
+def _record_provider_refunds(order: Order, *, correlation_id: str) -> str:
+    """Record refunds the provider made that our books lack (made outside the app, or by a
+    refund whose answer was lost); a completed order refunded in full is then cancelled."""
+    recorded = 0
+    refundable = order.payments.filter(status__in=[PaymentStatus.SUCCEEDED, PaymentStatus.REFUNDED])
+    for payment in refundable.exclude(provider_charge_id="").order_by("attempt", "pk"):
+        charge = gateway.retrieve(charge_id=payment.provider_charge_id)
+        if charge.refunded_amount <= payment.refunded_amount:
+            continue
+        in_full = charge.refunded_amount >= payment.amount
+        with transaction.atomic():
+            updated = Payment.objects.filter(
+                pk=payment.pk, refunded_amount__lt=charge.refunded_amount
+            ).update(
+                refunded_amount=min(charge.refunded_amount, payment.amount),
+                status=PaymentStatus.REFUNDED if in_full else payment.status,
+            )
+            if updated:
+                saga.record_step(
+                    order,
+                    SagaStepName.REFUND,
+                    SagaStepStatus.SUCCEEDED,
+                    correlation_id=correlation_id,
+                    attempt=payment.attempt,
+                    detail=f"{charge.refunded_amount} refunded at the provider; recorded from its event.",
+                )
+                recorded += 1
+    if not recorded:
+        return "Refunds already recorded."
+    order.refresh_from_db()
+    if (
+        order.status == OrderStatus.COMPLETED
+        and not order.payments.filter(status=PaymentStatus.SUCCEEDED).exists()
+    ):
+        compensation.compensate(
+            order_id=order.pk,
+            failure_code="",
+            failure_message="Refunded at the payment provider; the order was cancelled.",
+            final_status=OrderStatus.CANCELLED,
+            expected_statuses=(OrderStatus.COMPLETED,),
+            correlation_id=correlation_id,
+        )
+        return "Refunded in full at the provider: recorded, stock released, order cancelled."
+    _log().warning("webhook_partial_refund", order_id=str(order.pk), correlation_id=correlation_id)
+    return "Recorded a refund made at the provider; the order keeps its status for staff to review."
+
+
+# --- retries (the sweeps) and the dead-letter list (the admin) -------------------------------
+
+
+def retry_due_events(*, now: datetime | None = None) -> RetryReport:
+    """Apply every pending event whose next try is due (a batch per pass)."""
+    report = RetryReport()
+    due = WebhookEvent.objects.filter(
+        status=WebhookEventStatus.PENDING, next_attempt_at__lte=now or timezone.now()
+    ).order_by("next_attempt_at", "pk")
+    for pk in list(due.values_list("pk", flat=True)[:BATCH]):
+        status = apply_stored_event(event_pk=pk)
+        if status == WebhookEventStatus.APPLIED:
+            report.applied += 1
+        elif status == WebhookEventStatus.PARKED:
+            report.parked += 1
+        else:
+            report.pending += 1
+    return report
+
+
+def retry_parked_events(*, event_pks: list[int]) -> dict[int, str]:
+    """A person's "retry": each parked event gets a fresh set of tries, the first one now."""
+    results = {}
+    for pk in event_pks:
+        requeued = WebhookEvent.objects.filter(pk=pk, status=WebhookEventStatus.PARKED).update(
+            status=WebhookEventStatus.PENDING, attempts=0, next_attempt_at=timezone.now()
+        )
+        if requeued:
+            _log().info("webhook_requeued", event_pk=pk)
+            results[pk] = apply_stored_event(event_pk=pk)
+    return results
