@@ -115,6 +115,16 @@ class ToolClient:
         )
 
 
+@pytest.fixture(autouse=True)
+def _fresh_caller_cache():
+    """Verified tokens are cached per process; a test starts (and ends) with none remembered."""
+    from giftgenius import caller_cache
+
+    caller_cache.clear()
+    yield
+    caller_cache.clear()
+
+
 @pytest.fixture
 def user(db):
     return get_user_model().objects.create_user(username="alice", password="pw-alice-123")
