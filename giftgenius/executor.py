@@ -10,14 +10,11 @@ import json
 import time
 import uuid
 from dataclasses import dataclass, field
-from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.utils import timezone
 
-from giftgenius import faults
+from giftgenius import faults, loop_guard
 from giftgenius.catalog import upstream_retries
 from giftgenius.errors import ToolError
 from giftgenius.models import ToolCallLog, ToolCallStatus, WorkflowContext
@@ -110,8 +107,11 @@ def execute_tool(
                     details={"required_scope": spec.scope, "granted_scopes": sorted(scopes)},
                 )
             if workflow_id:
-                _guard_loop(
-                    principal=principal, tool=name, workflow_id=workflow_id, guard_print=guard_print
+                loop_guard.guard_loop(
+                    principal=principal_label(principal),
+                    tool=name,
+                    workflow_id=workflow_id,
+                    guard_print=guard_print,
                 )
             args = validate_arguments(spec.input_model, arguments)
             context = ToolContext(
@@ -234,29 +234,6 @@ def _check_gate(spec: ToolSpec, workflow: WorkflowContext) -> None:
         },
         next_actions=allowed,
     )
-
-
-def _guard_loop(
-    *, principal: AbstractBaseUser, tool: str, workflow_id: uuid.UUID, guard_print: str
-) -> None:
-    since = timezone.now() - timedelta(seconds=settings.LOOP_GUARD_WINDOW_SECONDS)
-    failures = ToolCallLog.objects.filter(
-        principal=principal_label(principal),
-        workflow_id=workflow_id,
-        tool=tool,
-        arguments_fingerprint=guard_print,
-        status=ToolCallStatus.FAILED,
-        replayed=False,  # a replayed stored failure is the same attempt, not a new one
-        created_at__gte=since,
-    ).exclude(error_code__in=["IDEMPOTENCY_IN_PROGRESS", "RETRY_LIMIT_EXCEEDED"])
-    if failures.count() >= settings.LOOP_GUARD_MAX_FAILURES:
-        raise ToolError(
-            "RETRY_LIMIT_EXCEEDED",
-            f"'{tool}' has failed {settings.LOOP_GUARD_MAX_FAILURES} times with these same arguments "
-            "in this workflow. Do not call it again with them: ask the person what to change.",
-            details={"window_seconds": settings.LOOP_GUARD_WINDOW_SECONDS},
-            next_actions=["ask the person"],
-        )
 
 
 def _record(
