@@ -14,10 +14,10 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from giftgenius import faults, loop_guard
+from giftgenius import call_log, faults, loop_guard
 from giftgenius.catalog import upstream_retries
 from giftgenius.errors import ToolError
-from giftgenius.models import ToolCallLog, ToolCallStatus, WorkflowContext
+from giftgenius.models import ToolCallStatus, WorkflowContext
 from giftgenius.observability import correlation_id_from, get_logger
 from giftgenius.principals import principal_label
 from giftgenius.registry import (
@@ -273,7 +273,7 @@ def _record(
     log.info("tool_call", **fields)
     if spec is None:
         return  # unknown tools are logged but not counted as calls of a tool
-    ToolCallLog.objects.create(
+    row = dict(
         tool=outcome.tool,
         principal=fields["principal"],
         workflow_id=workflow_id,
@@ -291,3 +291,7 @@ def _record(
         transport=transport,
         host_subject=host_subject or "",
     )
+    # Only a read's first-time success may wait in the batch: failures feed the loop guard and
+    # a write's row is part of what it did (giftgenius.call_log says what a crash may lose).
+    deferrable = spec.annotations.read_only and outcome.ok and not outcome.replayed
+    call_log.write(fields=row, deferrable=deferrable)

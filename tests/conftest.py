@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test import Client
 
+from giftgenius import call_log
 from giftgenius.principals import issue_api_token
 
 pytest_plugins = ["tests.live_server"]  # the `live_url` fixture (a real uvicorn server)
@@ -110,6 +111,7 @@ class ToolClient:
         response = self.client.post(
             f"/api/tools/{name}", data=body, content_type="application/json", **headers
         )
+        call_log.flush()  # batched read-tool rows are written now, so the test can read them
         return ToolResponse(
             response.status_code, json.loads(response.content), response.content, response
         )
@@ -121,8 +123,10 @@ def _fresh_caller_cache():
     from giftgenius import caller_cache
 
     caller_cache.clear()
+    call_log.discard()
     yield
     caller_cache.clear()
+    call_log.discard()
 
 
 @pytest.fixture
