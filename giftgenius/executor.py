@@ -28,6 +28,7 @@ from giftgenius.registry import (
     tools_allowed_in,
 )
 from giftgenius.validation import validate_arguments
+from giftgenius.workflow_reads import owned_workflow
 
 log = get_logger("giftgenius.tools")
 
@@ -204,11 +205,7 @@ def _workflow_id_of(raw_args: dict[str, Any]) -> uuid.UUID | None:
 
 
 def _load_workflow(principal: AbstractBaseUser, workflow_id: uuid.UUID) -> WorkflowContext:
-    workflow = (
-        WorkflowContext.objects.select_related("selected_product")
-        .filter(id=workflow_id, owner=principal)
-        .first()
-    )
+    workflow = owned_workflow(owner_pk=principal.pk, workflow_id=workflow_id)
     if workflow is None:  # another principal's workflow is indistinguishable from none
         raise ToolError(
             "NOT_FOUND",
