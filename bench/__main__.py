@@ -6,9 +6,13 @@ Scenarios (each with concurrent clients, after a warm-up):
   get_workflow   the cheapest workflow read
   checkout       prepare_order + commit_order (pm_card_visa), measured together
   replay         commit_order replayed with the same idempotency key (stored result)
+  mcp <tool>     get_workflow and suggest_gifts as raw JSON-RPC tools/call over /mcp
+                 (streamable HTTP, after initialize), to compare with the same tool over REST
 and the size of the widget shell as a host reads it (resources/read over /mcp), gzipped.
+Every scenario starts with WARMUP_CALLS calls that are not measured; every p50 is also given
+as a ratio to the floor measured in the same run (the machine is shared, so only ratios compare).
 
-Usage: python -m bench [--requests N] [--concurrency C] [--database-url URL]
+Usage: python -m bench [--requests N] [--concurrency C] [--database-url URL] [--workers W]
 Without --database-url a fresh SQLite file under var/bench/ is used.
 """
 
@@ -32,6 +36,8 @@ import httpx
 from widget.shell import GZIP_BUDGET_BYTES, gzipped_size
 
 ROOT = Path(__file__).resolve().parent.parent
+WARMUP_CALLS = 20
+MCP_HEADERS = {"Accept": "application/json, text/event-stream"}
 BRIEF = {
     "relationship": "friend",
     "interests": ["coffee", "cooking"],
@@ -83,7 +89,7 @@ def prepare_database(env: dict[str, str]) -> str:
     return out.stdout.strip().splitlines()[-1]
 
 
-def start_server(env: dict[str, str], port: int) -> subprocess.Popen:
+def start_server(env: dict[str, str], port: int, workers: int = 1) -> subprocess.Popen:
     server = subprocess.Popen(
         [
             sys.executable,
@@ -97,6 +103,8 @@ def start_server(env: dict[str, str], port: int) -> subprocess.Popen:
             "--log-level",
             "warning",
             "--no-access-log",
+            "--workers",
+            str(workers),
         ],
         cwd=ROOT,
         env=env,
@@ -124,8 +132,9 @@ def measure(
     concurrency: int,
     clients: list[httpx.Client],
 ) -> dict:
-    for client in clients:  # warm-up: connections, caches, first-request imports
-        call(client)
+    # Warm-up: connections, caches, first-request imports; every client at least once.
+    for i in range(max(WARMUP_CALLS, len(clients))):
+        call(clients[i % len(clients)])
     per_worker = max(1, requests // concurrency)
 
     def worker(client: httpx.Client) -> list[float]:
@@ -162,6 +171,55 @@ def tool(client: httpx.Client, name: str, body: dict) -> dict:
     if not data.get("ok"):
         raise SystemExit(f"{name} failed during the benchmark: {data}")
     return data
+
+
+class McpSession:
+    """A raw JSON-RPC client of /mcp over streamable HTTP: initialize, then tools/call."""
+
+    def __init__(self, client: httpx.Client) -> None:
+        self.client = client
+        self.headers = dict(MCP_HEADERS)
+        response = client.post(
+            "/mcp",
+            json={
+                "jsonrpc": "2.0",
+                "id": 0,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": "2025-06-18",
+                    "capabilities": {},
+                    "clientInfo": {"name": "giftgenius-bench", "version": "1"},
+                },
+            },
+            headers=self.headers,
+        )
+        response.raise_for_status()
+        self.headers["MCP-Protocol-Version"] = response.json()["result"]["protocolVersion"]
+        if session := response.headers.get("mcp-session-id"):
+            self.headers["Mcp-Session-Id"] = session
+        client.post(
+            "/mcp",
+            json={"jsonrpc": "2.0", "method": "notifications/initialized"},
+            headers=self.headers,
+        )
+        self.next_id = 1
+
+    def call(self, name: str, arguments: dict) -> dict:
+        self.next_id += 1
+        response = self.client.post(
+            "/mcp",
+            json={
+                "jsonrpc": "2.0",
+                "id": self.next_id,
+                "method": "tools/call",
+                "params": {"name": name, "arguments": arguments},
+            },
+            headers=self.headers,
+        )
+        result = response.json().get("result") or {}
+        if result.get("isError") or not result.get("structuredContent", {}).get("ok"):
+            raise SystemExit(f"{name} over /mcp failed during the benchmark: {response.text}")
+        return result
 
 
 def widget_shell_size(client: httpx.Client) -> tuple[str, int, int]:
@@ -208,7 +266,7 @@ def run(args: argparse.Namespace) -> None:
         label = "SQLite"
     token = prepare_database(env)
     port = free_port()
-    server = start_server(env, port)
+    server = start_server(env, port, workers=args.workers)
     headers = {"Authorization": f"Bearer {token}"}
     clients = [
         httpx.Client(base_url=f"http://127.0.0.1:{port}", headers=headers, timeout=30)
@@ -219,6 +277,7 @@ def run(args: argparse.Namespace) -> None:
         workflows = {id(c): tool(c, "start_gift_workflow", {})["workflow_id"] for c in clients}
         for c in clients:
             tool(c, "suggest_gifts", {"workflow_id": workflows[id(c)], **BRIEF})
+        sessions = {id(c): McpSession(c) for c in clients}
 
         def floor(c: httpx.Client) -> float:
             return timed(lambda: c.get("/healthz").raise_for_status())
@@ -230,6 +289,14 @@ def run(args: argparse.Namespace) -> None:
 
         def get_workflow(c: httpx.Client) -> float:
             return timed(lambda: tool(c, "get_workflow", {"workflow_id": workflows[id(c)]}))
+
+        def mcp_suggest(c: httpx.Client) -> float:
+            body = {"workflow_id": workflows[id(c)], **BRIEF}
+            return timed(lambda: sessions[id(c)].call("suggest_gifts", body))
+
+        def mcp_get_workflow(c: httpx.Client) -> float:
+            body = {"workflow_id": workflows[id(c)]}
+            return timed(lambda: sessions[id(c)].call("get_workflow", body))
 
         replays: list[tuple[httpx.Client, dict]] = []
         first_commits: list[float] = []  # the commit_order half of each checkout, first call
@@ -272,21 +339,24 @@ def run(args: argparse.Namespace) -> None:
                 result = measure(name, fn, requests=n, concurrency=level, clients=clients)
                 results.append({**result, "c": level})
 
-            at("floor (GET /healthz)", floor, args.requests)
+            at(FLOOR, floor, args.requests)
             at("suggest_gifts", suggest, args.requests)
             at("get_workflow", get_workflow, args.requests)
+            at("mcp suggest_gifts", mcp_suggest, args.requests)
+            at("mcp get_workflow", mcp_get_workflow, args.requests)
             first_commits.clear()
             at("checkout (prepare+commit)", checkout, args.checkout_requests)
             measured = sorted(first_commits[-args.checkout_requests :])
             results.append(
                 {
-                    "name": "commit_order (first call)",
+                    "name": FIRST_COMMIT,
                     "c": level,
                     "n": len(measured),
                     **{f"p{q}": percentile(measured, q / 100) for q in (50, 95, 99)},
                     "rps": float("nan"),
                 }
             )
+            # Each replay needs a stored commit: warm-up and measured calls both use one.
             replay_iter = iter(list(replays))
             replays.clear()
 
@@ -294,20 +364,35 @@ def run(args: argparse.Namespace) -> None:
                 _, body = next(replay_iter)
                 return commit_only(c, body)
 
-            at("commit_order replay", replay, args.checkout_requests - level)
+            warmup = max(WARMUP_CALLS, level)
+            at(REPLAY, replay, args.checkout_requests - warmup)
     finally:
         for c in clients:
             c.close()
         server.terminate()
         server.wait(10)
+    report(results, label=label, workers=args.workers, shell=shell, levels=args.concurrency_levels)
 
-    print(f"\nGiftGenius benchmark — {label}, one uvicorn process, clients at a time: c\n")
+
+FLOOR = "floor (GET /healthz)"
+FIRST_COMMIT = "commit_order (first call)"
+REPLAY = "commit_order replay"
+
+
+def report(
+    results: list[dict], *, label: str, workers: int, shell: tuple, levels: list[int]
+) -> None:
+    process = "one uvicorn process" if workers == 1 else f"{workers} uvicorn worker processes"
+    print(f"\nGiftGenius benchmark — {label}, {process}, clients at a time: c\n")
     print(
-        f"{'scenario':30} {'c':>3} {'n':>5} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'req/s':>8}"
+        f"{'scenario':30} {'c':>3} {'n':>5} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}"
+        f" {'req/s':>8} {'p50/floor':>10}"
     )
+    floors = {r["c"]: r["p50"] for r in results if r["name"] == FLOOR}
     for r in results:
         print(
-            f"{r['name']:30} {r['c']:3d} {r['n']:5d} {r['p50']:8.2f} {r['p95']:8.2f} {r['p99']:8.2f} {r['rps']:8.1f}"
+            f"{r['name']:30} {r['c']:3d} {r['n']:5d} {r['p50']:8.2f} {r['p95']:8.2f}"
+            f" {r['p99']:8.2f} {r['rps']:8.1f} {r['p50'] / floors[r['c']]:9.2f}x"
         )
     print()
     uri, raw, gz = shell
@@ -315,14 +400,16 @@ def run(args: argparse.Namespace) -> None:
         f"widget shell {uri}: {raw} bytes, {gz} bytes gzipped "
         f"({gz / 1024:.1f} KB of the {GZIP_BUDGET_BYTES / 1024:.0f} KB budget)"
     )
-    for level in args.concurrency_levels:
+    for level in levels:
         by = {r["name"]: r for r in results if r["c"] == level}
-        floor_p50 = by["floor (GET /healthz)"]["p50"]
         print(
-            f"c={level}: suggest_gifts p50 = {by['suggest_gifts']['p50'] / floor_p50:.2f}x floor, "
-            f"get_workflow p50 = {by['get_workflow']['p50'] / floor_p50:.2f}x floor, "
-            f"first commit_order p50 = "
-            f"{by['commit_order (first call)']['p50'] / by['commit_order replay']['p50']:.2f}x a replay"
+            f"c={level}: get_workflow {by['get_workflow']['p50'] / floors[level]:.2f}x floor, "
+            f"suggest_gifts {by['suggest_gifts']['p50'] / floors[level]:.2f}x floor; "
+            f"first commit_order = {by[FIRST_COMMIT]['p50'] / by[REPLAY]['p50']:.2f}x a replay; "
+            f"/mcp vs REST p50: get_workflow "
+            f"{by['mcp get_workflow']['p50'] / by['get_workflow']['p50']:.2f}x, suggest_gifts "
+            f"{by['mcp suggest_gifts']['p50'] / by['suggest_gifts']['p50']:.2f}x; "
+            f"mcp get_workflow {by['mcp get_workflow']['rps']:.0f} tools/call per second"
         )
 
 
@@ -340,6 +427,9 @@ def main() -> None:
         help="comma-separated client counts, e.g. 1,8 (1 = latency, more = throughput)",
     )
     parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL", ""))
+    parser.add_argument(
+        "--workers", type=int, default=1, help="uvicorn worker processes (scaling out)"
+    )
     run(parser.parse_args())
 
 

@@ -15,7 +15,7 @@ from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 from django.urls import path
 
-from giftgenius import metrics_views
+from giftgenius import caller_cache, metrics_views
 from giftgenius.models import ApiToken, Product, ToolCallLog, WorkflowContext
 
 
@@ -107,7 +107,11 @@ class ApiTokenAdmin(admin.ModelAdmin):
 
     @admin.action(description="Revoke selected tokens", permissions=["change"])
     def revoke_tokens(self, request: HttpRequest, queryset: QuerySet) -> None:
-        count = queryset.filter(revoked=False).update(revoked=True)
+        live = queryset.filter(revoked=False)
+        digests = list(live.values_list("digest", flat=True))
+        count = live.update(revoked=True)
+        for digest in digests:  # update() sends no signals: this process forgets them now
+            caller_cache.forget(digest=digest)
         self.message_user(request, f"Revoked {count} token(s).", messages.SUCCESS)
 
 

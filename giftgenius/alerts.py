@@ -18,9 +18,9 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from checkout.models import OrderStatus
-from giftgenius import metrics
+from giftgenius import call_log, metrics
 from giftgenius.errors import ERROR_CATALOG, ErrorType, Severity
-from giftgenius.models import ToolCallLog, ToolCallStatus
+from giftgenius.models import ToolCallStatus
 
 PAYMENT_OUTAGE_CODES = ["PAYMENT_TIMEOUT", "PAYMENT_PROVIDER_ERROR"]
 INTERNAL_CODES = ["INTERNAL_ERROR"]
@@ -78,7 +78,8 @@ def upstream_failure_rate(now: datetime, limits: Thresholds) -> list[Alert]:
         if spec.error_type == ErrorType.UPSTREAM and spec.severity == Severity.ALERT
     ]
     rows = (
-        ToolCallLog.objects.filter(created_at__gte=since, created_at__lte=now)
+        call_log.logged_calls()
+        .filter(created_at__gte=since, created_at__lte=now)
         .values("tool")
         .annotate(
             calls=Count("id"),

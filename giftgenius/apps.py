@@ -6,6 +6,7 @@ class GiftGeniusConfig(AppConfig):
     verbose_name = "Gift workflow"
 
     def ready(self) -> None:
-        from giftgenius import observability, tools  # noqa: F401 (tools register themselves)
+        from giftgenius import caller_cache, observability, tools  # noqa: F401 (tools register)
 
         observability.configure_logging()
+        caller_cache.connect_revocation_signals()

@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator
 
 import django
 from a2wsgi import WSGIMiddleware
+from asgiref.sync import sync_to_async
 from django.apps import apps
 from django.conf import settings
 from django.core.handlers.wsgi import WSGIHandler
@@ -30,6 +31,8 @@ if not apps.ready:
     django.setup(set_prefix=False)  # also fills the tool registry (AppConfig.ready)
 
 # Imported once Django is set up: the MCP adapter reads settings and the filled tool registry.
+
+from giftgenius import call_log
 from widget.mcp_auth import McpBearerAuth
 from widget.mcp_server import MCP_PATH, build_mcp_server, transport_security
 
@@ -50,6 +53,8 @@ def build_application() -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         async with server.session_manager.run():
             yield
+        # Batched read-tool rows are written before the process goes (giftgenius.call_log).
+        await sync_to_async(call_log.flush, thread_sensitive=False)()
 
     return Starlette(
         routes=[*mcp_app.routes, Mount("/", app=django_app)],

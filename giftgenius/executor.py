@@ -10,17 +10,14 @@ import json
 import time
 import uuid
 from dataclasses import dataclass, field
-from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.utils import timezone
 
-from giftgenius import faults
+from giftgenius import call_log, faults, loop_guard
 from giftgenius.catalog import upstream_retries
 from giftgenius.errors import ToolError
-from giftgenius.models import ToolCallLog, ToolCallStatus, WorkflowContext
+from giftgenius.models import ToolCallStatus, WorkflowContext
 from giftgenius.observability import correlation_id_from, get_logger
 from giftgenius.principals import principal_label
 from giftgenius.registry import (
@@ -31,6 +28,7 @@ from giftgenius.registry import (
     tools_allowed_in,
 )
 from giftgenius.validation import validate_arguments
+from giftgenius.workflow_reads import owned_workflow
 
 log = get_logger("giftgenius.tools")
 
@@ -110,8 +108,11 @@ def execute_tool(
                     details={"required_scope": spec.scope, "granted_scopes": sorted(scopes)},
                 )
             if workflow_id:
-                _guard_loop(
-                    principal=principal, tool=name, workflow_id=workflow_id, guard_print=guard_print
+                loop_guard.guard_loop(
+                    principal=principal_label(principal),
+                    tool=name,
+                    workflow_id=workflow_id,
+                    guard_print=guard_print,
                 )
             args = validate_arguments(spec.input_model, arguments)
             context = ToolContext(
@@ -204,11 +205,7 @@ def _workflow_id_of(raw_args: dict[str, Any]) -> uuid.UUID | None:
 
 
 def _load_workflow(principal: AbstractBaseUser, workflow_id: uuid.UUID) -> WorkflowContext:
-    workflow = (
-        WorkflowContext.objects.select_related("selected_product")
-        .filter(id=workflow_id, owner=principal)
-        .first()
-    )
+    workflow = owned_workflow(owner_pk=principal.pk, workflow_id=workflow_id)
     if workflow is None:  # another principal's workflow is indistinguishable from none
         raise ToolError(
             "NOT_FOUND",
@@ -234,29 +231,6 @@ def _check_gate(spec: ToolSpec, workflow: WorkflowContext) -> None:
         },
         next_actions=allowed,
     )
-
-
-def _guard_loop(
-    *, principal: AbstractBaseUser, tool: str, workflow_id: uuid.UUID, guard_print: str
-) -> None:
-    since = timezone.now() - timedelta(seconds=settings.LOOP_GUARD_WINDOW_SECONDS)
-    failures = ToolCallLog.objects.filter(
-        principal=principal_label(principal),
-        workflow_id=workflow_id,
-        tool=tool,
-        arguments_fingerprint=guard_print,
-        status=ToolCallStatus.FAILED,
-        replayed=False,  # a replayed stored failure is the same attempt, not a new one
-        created_at__gte=since,
-    ).exclude(error_code__in=["IDEMPOTENCY_IN_PROGRESS", "RETRY_LIMIT_EXCEEDED"])
-    if failures.count() >= settings.LOOP_GUARD_MAX_FAILURES:
-        raise ToolError(
-            "RETRY_LIMIT_EXCEEDED",
-            f"'{tool}' has failed {settings.LOOP_GUARD_MAX_FAILURES} times with these same arguments "
-            "in this workflow. Do not call it again with them: ask the person what to change.",
-            details={"window_seconds": settings.LOOP_GUARD_WINDOW_SECONDS},
-            next_actions=["ask the person"],
-        )
 
 
 def _record(
@@ -296,7 +270,7 @@ def _record(
     log.info("tool_call", **fields)
     if spec is None:
         return  # unknown tools are logged but not counted as calls of a tool
-    ToolCallLog.objects.create(
+    row = dict(
         tool=outcome.tool,
         principal=fields["principal"],
         workflow_id=workflow_id,
@@ -314,3 +288,7 @@ def _record(
         transport=transport,
         host_subject=host_subject or "",
     )
+    # Only a read's first-time success may wait in the batch: failures feed the loop guard and
+    # a write's row is part of what it did (giftgenius.call_log says what a crash may lose).
+    deferrable = spec.annotations.read_only and outcome.ok and not outcome.replayed
+    call_log.write(fields=row, deferrable=deferrable)

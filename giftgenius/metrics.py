@@ -17,8 +17,9 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from checkout.models import Order, OrderStatus, SagaStep
+from giftgenius import call_log
 from giftgenius.errors import ERROR_CATALOG, ErrorType, Severity
-from giftgenius.models import Step, ToolCallLog, ToolCallStatus, WorkflowContext
+from giftgenius.models import Step, ToolCallStatus, WorkflowContext
 from giftgenius.workflow import ORDER as FUNNEL_STEPS
 
 # Dashboard windows: (length, width of one bar in the failures-over-time chart).
@@ -83,7 +84,7 @@ class ToolCallTotals:
 
 
 def _calls(since: datetime | None, until: datetime | None):
-    rows = ToolCallLog.objects.all()
+    rows = call_log.logged_calls()
     if since is not None:
         rows = rows.filter(created_at__gte=since)
     if until is not None:
@@ -263,7 +264,8 @@ def duration_histograms() -> list[DurationHistogram]:
         for i, bound in enumerate(DURATION_BUCKETS_SECONDS)
     }
     rows = (
-        ToolCallLog.objects.values("tool")
+        call_log.logged_calls()
+        .values("tool")
         .annotate(total=Count("id"), total_ms=Coalesce(Sum("duration_ms"), 0.0), **per_bucket)
         .order_by("tool")
     )
@@ -284,7 +286,7 @@ def duration_histograms() -> list[DurationHistogram]:
 
 def failures_since(*, since: datetime, codes: list[str] | None = None) -> dict[str, int]:
     """Failed calls per error code since `since` (optionally only some codes)."""
-    rows = ToolCallLog.objects.filter(status=ToolCallStatus.FAILED, created_at__gte=since)
+    rows = call_log.logged_calls().filter(status=ToolCallStatus.FAILED, created_at__gte=since)
     if codes is not None:
         rows = rows.filter(error_code__in=codes)
     return {

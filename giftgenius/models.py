@@ -131,7 +131,13 @@ class ToolCallLog(models.Model):
     class Meta:
         ordering = ["-created_at"]
         indexes = [
-            models.Index(fields=["workflow_id", "tool", "arguments_fingerprint", "created_at"]),
+            # The loop guard's one read (giftgenius.loop_guard): recent failures only, so the
+            # index holds no successful call, which is nearly all of them.
+            models.Index(
+                fields=["workflow_id", "tool", "arguments_fingerprint", "created_at"],
+                condition=models.Q(status="failed", replayed=False),
+                name="toolcalllog_failures_idx",
+            ),
             models.Index(fields=["tool", "created_at"]),
         ]
 

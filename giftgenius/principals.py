@@ -14,6 +14,7 @@ from django.db.models import Q
 from django.utils import timezone
 from oauth2_provider.oauth2_backends import get_oauthlib_core
 
+from giftgenius import caller_cache
 from giftgenius.models import ApiToken
 
 TOKEN_PREFIX = "gg_"  # noqa: S105 (a visible prefix, not a secret)
@@ -21,7 +22,7 @@ CHATGPT_USERNAME_PREFIX = "chatgpt-"
 
 
 def _digest(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+    return caller_cache.token_digest(token)
 
 
 def issue_api_token(*, user: AbstractBaseUser, ttl: timedelta | None = None) -> str:
@@ -40,15 +41,21 @@ def purge_expired_api_tokens(*, now: datetime | None = None) -> int:
     return deleted
 
 
-def user_for_token(token: str) -> AbstractBaseUser | None:
+def _live_api_token(token: str) -> ApiToken | None:
     if not token:
         return None
-    row = (
+    return (
         ApiToken.objects.select_related("user")
         .filter(digest=_digest(token), revoked=False, user__is_active=True)
         .filter(Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now()))
+        .order_by()
         .first()
     )
+
+
+def user_for_token(token: str) -> AbstractBaseUser | None:
+    """Always read from the database (the preview checks its own token's state with it)."""
+    row = _live_api_token(token)
     return row.user if row else None
 
 
@@ -72,9 +79,18 @@ def caller_for_bearer_header(header: str | None, *, resource_uri: str) -> Caller
     token = token.strip()
     if scheme.lower() != "bearer" or not token:
         return None
+    digest = _digest(token)
+    # An API token acts the same at every URL; an OAuth token's answer depends on the resource.
+    key = digest if token.startswith(TOKEN_PREFIX) else f"{digest} {resource_uri}"
+    if (cached := caller_cache.get(key)) is not None:
+        return cached
     if token.startswith(TOKEN_PREFIX):
-        user = user_for_token(token)
-        return Caller(user=user, scopes=None) if user else None
+        row = _live_api_token(token)
+        if row is None:
+            return None
+        caller = Caller(user=row.user, scopes=None)
+        caller_cache.put(key, caller, digest=digest, expires_at=row.expires_at)
+        return caller
     valid, request = get_oauthlib_core().server.verify_request(
         resource_uri, http_method="POST", headers={"Authorization": f"Bearer {token}"}, scopes=[]
     )
@@ -82,7 +98,9 @@ def caller_for_bearer_header(header: str | None, *, resource_uri: str) -> Caller
     user = access_token.user if access_token is not None else None
     if user is None or not user.is_active or not access_token.resource:
         return None
-    return Caller(user=user, scopes=frozenset(access_token.scopes))
+    caller = Caller(user=user, scopes=frozenset(access_token.scopes))
+    caller_cache.put(key, caller, digest=digest, expires_at=access_token.expires)
+    return caller
 
 
 def user_for_subject(subject: str) -> AbstractBaseUser:

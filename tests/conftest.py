@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test import Client
 
+from giftgenius import call_log
 from giftgenius.principals import issue_api_token
 
 pytest_plugins = [
@@ -113,9 +114,22 @@ class ToolClient:
         response = self.client.post(
             f"/api/tools/{name}", data=body, content_type="application/json", **headers
         )
+        call_log.flush()  # batched read-tool rows are written now, so the test can read them
         return ToolResponse(
             response.status_code, json.loads(response.content), response.content, response
         )
+
+
+@pytest.fixture(autouse=True)
+def _fresh_caller_cache():
+    """Verified tokens are cached per process; a test starts (and ends) with none remembered."""
+    from giftgenius import caller_cache
+
+    caller_cache.clear()
+    call_log.discard()
+    yield
+    caller_cache.clear()
+    call_log.discard()
 
 
 @pytest.fixture

@@ -139,7 +139,12 @@ class McpTestClient:
         async def action(client: Client) -> CallToolResult:
             return await client.call_tool(name, arguments or {}, meta=meta)
 
-        return self._run(action)
+        try:
+            return self._run(action)
+        finally:
+            from giftgenius import call_log
+
+            call_log.flush()  # the server runs in this process: its batched rows, written now
 
     def list_resources(self) -> list[Resource]:
         async def action(client: Client) -> list[Resource]:

@@ -157,6 +157,13 @@ IDEMPOTENCY_KEY_TTL_SECONDS = int(os.environ.get("IDEMPOTENCY_KEY_TTL_SECONDS", 
 IDEMPOTENCY_LOCK_TIMEOUT_SECONDS = int(os.environ.get("IDEMPOTENCY_LOCK_TIMEOUT_SECONDS", "60"))
 LOOP_GUARD_MAX_FAILURES = int(os.environ.get("LOOP_GUARD_MAX_FAILURES", "3"))
 LOOP_GUARD_WINDOW_SECONDS = int(os.environ.get("LOOP_GUARD_WINDOW_SECONDS", "600"))
+# Seconds a process may reuse a verified bearer token (giftgenius.caller_cache): a revocation
+# takes effect at once in the process that made it and within this bound in every other one.
+CALLER_CACHE_SECONDS = float(os.environ.get("CALLER_CACHE_SECONDS", "10"))
+# Successful read-tool calls are logged in batches (giftgenius.call_log): at most this many rows
+# wait, for at most CALL_LOG_FLUSH_SECONDS. A batch size of 1 writes every row at once.
+CALL_LOG_BATCH_SIZE = int(os.environ.get("CALL_LOG_BATCH_SIZE", "50"))
+CALL_LOG_FLUSH_SECONDS = float(os.environ.get("CALL_LOG_FLUSH_SECONDS", "1.0"))
 # Seconds a process may reuse catalog details (names, prices) it has read; stock is always live.
 CATALOG_CACHE_SECONDS = float(os.environ.get("CATALOG_CACHE_SECONDS", "30"))
 # Upstream retries (stamina): bounded attempts inside a deadline well under a tool-call timeout.

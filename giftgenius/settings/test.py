@@ -40,3 +40,6 @@ CATALOG_CACHE_SECONDS = 0.0
 
 # Local and test hosts stand in for ChatGPT, so the subject in _meta is trusted here.
 MCP_TRUST_OPENAI_SUBJECT = True
+# Read-tool rows still batch in tests, but no background thread writes them (it would write
+# outside the test's transaction): the test clients and the metrics flush them deterministically.
+CALL_LOG_FLUSH_SECONDS = 0.0

@@ -1,0 +1,85 @@
+"""The loop guard: the same failing call, repeated in a workflow, is stopped (SPEC §10).
+
+It counts this principal's recent failures of one tool with the same arguments in one workflow,
+and reads only failures: through the partial index `toolcalllog_failures_idx` (its condition is
+`NOT replayed AND status = 'failed'`). The statement is written out once rather than built by
+the ORM on every call, for two reasons: building it cost more than running it (about a fifth of
+a whole read-tool call), and SQLite uses a partial index only when the query's WHERE names the
+index's condition literally, which the ORM's bound parameters never do.
+
+Failure rows are always written synchronously (giftgenius.call_log), so the count is exact.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+from functools import cache
+
+from django.conf import settings
+from django.db import connection
+from django.utils import timezone
+
+from giftgenius.errors import ToolError
+from giftgenius.models import ToolCallLog, ToolCallStatus
+
+# A refusal by the guard itself, or a call still running under its key, is not a new attempt.
+NOT_COUNTED = ("IDEMPOTENCY_IN_PROGRESS", "RETRY_LIMIT_EXCEEDED")
+
+
+@cache
+def _statement(vendor: str) -> str:
+    del vendor  # cached per database vendor: the quoting is the connection's
+    meta = ToolCallLog._meta
+    q = connection.ops.quote_name
+
+    def col(name: str) -> str:
+        return q(meta.get_field(name).column)
+
+    # Names come from the model, values are bound; the status literal is the index's condition.
+    return (
+        f"SELECT 1 FROM {q(meta.db_table)} WHERE {col('workflow_id')} = %s"  # noqa: S608
+        f" AND {col('tool')} = %s"
+        f" AND {col('arguments_fingerprint')} = %s AND {col('created_at')} >= %s"
+        f" AND NOT {col('replayed')} AND {col('status')} = '{ToolCallStatus.FAILED.value}'"
+        f" AND {col('principal')} = %s AND {col('error_code')} NOT IN (%s, %s) LIMIT %s"
+    )
+
+
+def recent_failures(
+    *, principal: str, tool: str, workflow_id: uuid.UUID, guard_print: str, limit: int
+) -> int:
+    """How many counted failures there are in the window, up to `limit`."""
+    since = timezone.now() - timedelta(seconds=settings.LOOP_GUARD_WINDOW_SECONDS)
+    fields = ToolCallLog._meta
+    params = [
+        fields.get_field("workflow_id").get_db_prep_value(workflow_id, connection),
+        tool,
+        guard_print,
+        fields.get_field("created_at").get_db_prep_value(since, connection),
+        principal,
+        *NOT_COUNTED,
+        limit,
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(_statement(connection.vendor), params)
+        return len(cursor.fetchall())
+
+
+def guard_loop(*, principal: str, tool: str, workflow_id: uuid.UUID, guard_print: str) -> None:
+    most = settings.LOOP_GUARD_MAX_FAILURES
+    failures = recent_failures(
+        principal=principal,
+        tool=tool,
+        workflow_id=workflow_id,
+        guard_print=guard_print,
+        limit=most,
+    )
+    if failures >= most:
+        raise ToolError(
+            "RETRY_LIMIT_EXCEEDED",
+            f"'{tool}' has failed {most} times with these same arguments "
+            "in this workflow. Do not call it again with them: ask the person what to change.",
+            details={"window_seconds": settings.LOOP_GUARD_WINDOW_SECONDS},
+            next_actions=["ask the person"],
+        )

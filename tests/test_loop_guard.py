@@ -1,0 +1,77 @@
+"""The loop guard's one read (issue 12): only counted failures, through the partial index."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+
+from django.db import connection
+from django.utils import timezone
+
+from giftgenius import loop_guard
+from giftgenius.models import ToolCallLog
+
+WORKFLOW = uuid.uuid4()
+
+
+def row(**overrides) -> ToolCallLog:
+    fields = {
+        "tool": "suggest_gifts",
+        "principal": "user:1",
+        "workflow_id": WORKFLOW,
+        "status": "failed",
+        "error_code": "VALIDATION_ERROR",
+        "arguments_fingerprint": "same",
+        **overrides,
+    }
+    return ToolCallLog.objects.create(**fields)
+
+
+def count(**overrides) -> int:
+    args = {
+        "principal": "user:1",
+        "tool": "suggest_gifts",
+        "workflow_id": WORKFLOW,
+        "guard_print": "same",
+        "limit": 10,
+        **overrides,
+    }
+    return loop_guard.recent_failures(**args)
+
+
+def test_only_recent_counted_failures_of_the_same_call_count(db):
+    row()
+    row()
+    row(status="success", error_code="")
+    row(replayed=True)  # a replayed stored failure is the same attempt
+    row(error_code="RETRY_LIMIT_EXCEEDED")
+    row(error_code="IDEMPOTENCY_IN_PROGRESS")
+    row(principal="user:2")
+    row(arguments_fingerprint="other")
+    row(tool="get_workflow")
+    row(workflow_id=uuid.uuid4())
+    old = row()
+    ToolCallLog.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(hours=1))
+    assert count() == 2
+    assert count(limit=1) == 1
+
+
+def test_the_guard_reads_through_the_partial_failure_index(db):
+    sql = loop_guard._statement(connection.vendor)
+    explain = "EXPLAIN QUERY PLAN " if connection.vendor == "sqlite" else "EXPLAIN "
+    field = ToolCallLog._meta.get_field
+    params = [
+        field("workflow_id").get_db_prep_value(WORKFLOW, connection),
+        "suggest_gifts",
+        "same",
+        field("created_at").get_db_prep_value(timezone.now(), connection),
+        "user:1",
+        *loop_guard.NOT_COUNTED,
+        3,
+    ]
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SET enable_seqscan = off")  # an empty table would be scanned anyway
+        cursor.execute(explain + sql, params)
+        plan = " ".join(str(part) for line in cursor.fetchall() for part in line)
+    assert "toolcalllog_failures_idx" in plan
