@@ -14,10 +14,11 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import cache
 
 from cryptography.fernet import Fernet, InvalidToken
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from pydantic import BaseModel
@@ -100,7 +101,7 @@ def _claim(scope: dict, print_: str, context: ToolContext) -> Claim | ToolOutcom
     for _ in range(3):  # a row inserted, purged or taken between our reads: look again
         now = timezone.now()
         # Read first: a replay (the common repeat) then costs one SELECT, no write transaction.
-        row = IdempotencyKey.objects.filter(**scope).first()
+        row = _stored_key(scope)
         if row is None:
             try:
                 with transaction.atomic():
@@ -147,6 +148,26 @@ def _claim(scope: dict, print_: str, context: ToolContext) -> Claim | ToolOutcom
     raise _in_progress(scope)
 
 
+@cache
+def _key_statement(vendor: str) -> str:
+    del vendor  # cached per database vendor: the quoting is the connection's
+    meta = IdempotencyKey._meta
+    q = connection.ops.quote_name
+    columns = ", ".join(q(field.column) for field in meta.concrete_fields)
+    where = " AND ".join(
+        f"{q(meta.get_field(f).column)} = %s" for f in ("principal", "tool", "key")
+    )
+    return f"SELECT {columns} FROM {q(meta.db_table)} WHERE {where}"  # noqa: S608 (model names)
+
+
+def _stored_key(scope: dict) -> IdempotencyKey | None:
+    """The key's row through its unique index. A fixed statement: building it with the ORM
+    cost more than a replay's whole database work."""
+    params = [scope["principal"], scope["tool"], scope["key"]]
+    found = list(IdempotencyKey.objects.raw(_key_statement(connection.vendor), params))
+    return found[0] if found else None
+
+
 def _settle(claim: Claim, *, status: str, outcome: ToolOutcome | None = None) -> None:
     fields: dict = {"status": status, "locked_at": None}
     if outcome is not None:
@@ -172,8 +193,15 @@ def _replay(row: IdempotencyKey, tool: str, context: ToolContext) -> ToolOutcome
 
 
 def _fernet() -> Fernet:
+    return _fernet_for(settings.SECRET_KEY)
+
+
+@cache
+def _fernet_for(secret_key: str) -> Fernet:
     # A key of its own, derived from SECRET_KEY: rotating SECRET_KEY makes old seals unreadable.
-    digest = salted_hmac("checkout.idempotency.sealed-meta", "", algorithm="sha256").digest()
+    digest = salted_hmac(
+        "checkout.idempotency.sealed-meta", "", secret=secret_key, algorithm="sha256"
+    ).digest()
     return Fernet(base64.urlsafe_b64encode(digest))
 
 

@@ -118,10 +118,12 @@ def execute_tool(
             context = ToolContext(
                 principal=principal, correlation_id=cid, transport=transport, locale=locale
             )
-            if spec.takes_workflow and getattr(args, "workflow_id", None):
+            # Keyed tools: a stored result replays first and reads no workflow (the key is this
+            # principal's own); `_run` loads it when the tool really runs.
+            wants_workflow = spec.takes_workflow and getattr(args, "workflow_id", None)
+            if wants_workflow and not spec.requires_idempotency_key:
                 context.workflow = _load_workflow(principal, args.workflow_id)
-                if not spec.requires_idempotency_key:  # keyed tools: a stored result replays first
-                    _check_gate(spec, context.workflow)
+                _check_gate(spec, context.workflow)
             if spec.requires_idempotency_key:
                 from checkout.idempotency import run_idempotent
 
@@ -163,6 +165,10 @@ def execute_tool(
 
 def _run(spec: ToolSpec, args: Any, context: ToolContext) -> ToolOutcome:
     """Run the handler and shape its success or business failure."""
+    workflow_id = getattr(args, "workflow_id", None) if spec.takes_workflow else None
+    if spec.requires_idempotency_key and workflow_id and context.workflow is None:
+        # Outside the handler's error shaping: NOT_FOUND is raised as before, never stored.
+        context.workflow = _load_workflow(context.principal, workflow_id)
     try:
         if spec.requires_idempotency_key and context.workflow is not None:
             _check_gate(spec, context.workflow)  # after run_idempotent found nothing to replay

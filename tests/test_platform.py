@@ -160,10 +160,11 @@ def test_query_count_is_constant_whatever_the_catalog_size(api, demo_catalog):
     )
     assert _queries_for(lambda: suggest(api, workflow_id)) == small_suggest
     assert _queries_for(lambda: api.call("get_workflow", {"workflow_id": workflow_id})) == small_get
-    # The budgets: token, loop guard, workflow, catalog stock + details, lock + update (in a
-    # savepoint here: two more statements under the test transaction), call log.
-    assert small_suggest <= 10
-    assert small_get <= 5
+    # The budgets (issue 12): the token is cached and a read's call-log row is batched. Left:
+    # loop guard, workflow, catalog stock, lock + update (in a savepoint here: more statements
+    # under the test transaction), and the flush the test client does after each call.
+    assert small_suggest <= 9
+    assert small_get <= 3
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="subprocess environment is Linux-specific here")
