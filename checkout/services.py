@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from checkout import compensation, saga, selectors
 from checkout.models import Order, OrderStatus
-from checkout.payments.methods import all_payment_methods, payment_method
+from checkout.payments.methods import offered_payment_methods
 from giftgenius.errors import ToolError
 from giftgenius.models import WorkflowContext
 
@@ -39,8 +39,8 @@ def prepare_order(
     *, workflow: WorkflowContext, payment_method_id: str, shipping: dict, correlation_id: str
 ) -> PreparedOrder:
     """A draft order for the selected gift with its stock held (releasing any earlier draft)."""
-    if payment_method(payment_method_id) is None:
-        ids = [method.id for method in all_payment_methods()]
+    ids = [method.id for method in offered_payment_methods()]
+    if payment_method_id not in ids:
         raise ToolError(
             "PAYMENT_METHOD_UNKNOWN",
             f"'{payment_method_id}' is not one of this person's payment methods. Use an id from "

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from checkout import selectors, services
-from checkout.payments.methods import all_payment_methods
+from checkout.payments.methods import offered_payment_methods
 from checkout.schemas import (
     CancelOrderInput,
     CancelOrderOutput,
@@ -51,7 +51,7 @@ def get_payment_methods(context: ToolContext, args: GetPaymentMethodsInput) -> T
         PaymentMethodOut(
             id=m.id, label=m.label, brand=m.brand, last4=m.last4, description=m.description
         )
-        for m in all_payment_methods()
+        for m in offered_payment_methods()
     ]
     return ToolResult(
         GetPaymentMethodsOutput(

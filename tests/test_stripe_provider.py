@@ -10,6 +10,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from checkout import saga
 from checkout.ledger import check_ledger
 from checkout.models import Order, OrderStatus, Payment, PaymentStatus
 from checkout.payments import gateway
@@ -32,6 +33,7 @@ from tests.fixtures import (
     gift_selected,
     make_product,
     new_key,
+    prepare,
     prepared,
 )
 from tests.localstripe import intents, use_stripe
@@ -204,6 +206,36 @@ def test_an_unreachable_stripe_leaves_the_order_for_reconciliation(api, stripe_p
     ledger_is_clean()
 
 
+def test_a_capture_found_on_a_failed_order_is_refunded_as_a_webhook_would_have_it(
+    api, stripe_provider
+):
+    # What the webhook does with payment_intent.succeeded: ask Stripe by the intent id and apply
+    # the answer through the saga. Here the order had been closed as "not charged".
+    _, _, order_id, _, _ = buy(api)
+    Order.objects.filter(pk=order_id).update(
+        status=OrderStatus.FAILED, failure_code="PAYMENT_TIMEOUT"
+    )
+    Payment.objects.filter(order_id=order_id).update(
+        status=PaymentStatus.FAILED, error_code="PAYMENT_TIMEOUT"
+    )
+    payment = Payment.objects.get(order_id=order_id)
+
+    outcome = gateway.lookup_charge(charge_id=payment.provider_charge_id)
+    assert outcome.result == ChargeResult.SUCCEEDED
+    saga.apply_charge_outcome(
+        order=Order.objects.get(pk=order_id),
+        payment=payment,
+        outcome=outcome,
+        step=None,
+        correlation_id="webhook-test",
+    )
+
+    assert Payment.objects.get(pk=payment.pk).status == PaymentStatus.REFUNDED
+    assert Order.objects.get(pk=order_id).status == OrderStatus.FAILED
+    assert intents(stripe_provider)[0]["latest_charge"]["amount_refunded"] == 3000
+    ledger_is_clean()
+
+
 # --- the adapter's own calls ---------------------------------------------------------------------
 
 
@@ -281,6 +313,7 @@ def test_connection_refused_is_a_time_out(stripe_provider, settings):
         _charge()
     outcome = gateway.lookup(idempotency_key="k-1")
     assert outcome.result == ChargeResult.UNKNOWN  # unreachable: never taken as "not charged"
+    assert gateway.lookup_charge(charge_id="pi_x").result == ChargeResult.UNKNOWN
 
 
 def test_simulator_only_test_cards_are_refused(stripe_provider):
@@ -288,6 +321,20 @@ def test_simulator_only_test_cards_are_refused(stripe_provider):
         _charge(method="pm_card_timeout_once")
     assert refused.value.code == "NO_SUCH_PAYMENT_METHOD"
     assert intents(stripe_provider) == []
+
+
+def test_with_stripe_a_person_is_offered_only_the_cards_stripe_can_charge(api, stripe_provider):
+    workflow_id = gift_selected(api, make_product())
+    listed = api.call("get_payment_methods", {"workflow_id": workflow_id})
+    assert [m["id"] for m in listed.body["payment_methods"]] == [
+        "pm_card_visa",
+        "pm_card_declined",
+        "pm_card_insufficient_funds",
+    ]
+    error = assert_error(
+        prepare(api, workflow_id, "pm_card_timeout_once"), "PAYMENT_METHOD_UNKNOWN", 422
+    )
+    assert "pm_card_timeout_once" not in error["allowed_values"]
 
 
 # --- the ledger --------------------------------------------------------------------------------------

@@ -68,5 +68,14 @@ def all_payment_methods() -> tuple[PaymentMethod, ...]:
     return PAYMENT_METHODS
 
 
+def offered_payment_methods() -> tuple[PaymentMethod, ...]:
+    """What a person may pay with: the methods the configured provider can charge. A provider
+    class names them in `payment_method_ids`; without it (the simulator), every one."""
+    from checkout.payments.provider import provider_class
+
+    ids = getattr(provider_class(), "payment_method_ids", None)
+    return PAYMENT_METHODS if ids is None else tuple(m for m in PAYMENT_METHODS if m.id in ids)
+
+
 def payment_method(id: str) -> PaymentMethod | None:
     return _BY_ID.get(id)

@@ -131,9 +131,12 @@ class PaymentProvider(Protocol):
     def charges_for_order(self, *, order_id: str) -> list[Charge]: ...
 
 
+def provider_class():
+    """settings.PAYMENT_PROVIDER: the dotted path of a class (or any zero-argument factory);
+    the built-in simulator by default. Read on every call so tests can override the setting."""
+    return import_string(getattr(settings, "PAYMENT_PROVIDER", None) or DEFAULT_PROVIDER)
+
+
 def get_provider() -> PaymentProvider:
-    """The configured provider: settings.PAYMENT_PROVIDER is the dotted path of a class (or any
-    zero-argument factory); the built-in simulator by default. Read on every call so tests can
-    override the setting."""
-    factory = import_string(getattr(settings, "PAYMENT_PROVIDER", None) or DEFAULT_PROVIDER)
-    return factory()
+    """The configured provider."""
+    return provider_class()()

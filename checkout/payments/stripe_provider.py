@@ -234,6 +234,8 @@ _RANK = {"succeeded": 0, "processing": 1, "requires_capture": 1}  # which intent
 class StripeProvider:
     """One attempt per call, like every provider (checkout.payments.provider.PaymentProvider)."""
 
+    payment_method_ids = frozenset(STRIPE_PAYMENT_METHODS)  # what get_payment_methods offers
+
     def __init__(self) -> None:
         self.stripe = client()
 
@@ -288,7 +290,7 @@ class StripeProvider:
             raise ProviderRejected(
                 "idempotency key already used with other parameters", code="IDEMPOTENCY_KEY_REUSED"
             )
-        if charge_status(intent) is None and intent.status in _UNCONFIRMED_STATES:
+        if intent.status in _UNCONFIRMED_STATES:
             intent = self._confirm(intent.id, key=f"{idempotency_key}-confirm-{attempt}")
         found = charge_from_intent(intent)
         if found.status == ChargeStatus.FAILED:
@@ -366,7 +368,8 @@ class StripeProvider:
         return charge_from_intent(intent)
 
     def retrieve_charge(self, *, charge_id: str) -> Charge:
-        """The current state of a PaymentIntent ("pi_..."), its refunds included."""
+        """The current state of a PaymentIntent ("pi_..."), its refunds included (a never
+        confirmed one reads as failed with no failure code: see charge_from_intent)."""
         return charge_from_intent(self._retrieve(charge_id))
 
     def charges_for_order(self, *, order_id: str) -> list[Charge]:
