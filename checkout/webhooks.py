@@ -46,6 +46,7 @@ BATCH = 100
 PAYMENT_EVENTS = frozenset({"payment_intent.succeeded", "payment_intent.payment_failed"})
 REFUND_EVENTS = frozenset({"charge.refunded"})
 HANDLED_TYPES = PAYMENT_EVENTS | REFUND_EVENTS
+AGREED = "Already in agreement with the provider."
 
 
 class OrderBusy(Exception):
@@ -289,30 +290,19 @@ def _settle_payments(order: Order, *, correlation_id: str) -> str:
         # The saga is between charging and recording: it applies the provider's answer itself
         # (and the recovery sweep, should its process die).
         return "The checkout is running; it records the provider's answer itself."
-    payments = list(order.payments.order_by("attempt", "pk"))
-    captured = {p.provider_charge_id for p in payments if p.status == PaymentStatus.SUCCEEDED}
-    settled = []
-    for payment in payments:
-        if payment.status in (PaymentStatus.SUCCEEDED, PaymentStatus.REFUNDED):
-            continue
-        outcome = gateway.lookup(idempotency_key=payment.provider_idempotency_key)
-        if outcome.result == ChargeResult.UNKNOWN:
-            raise ProviderUnavailable("the provider could not say; tried again later")
-        if outcome.charge is not None and outcome.charge.id in captured - {""}:
-            continue  # the capture another attempt already recorded: counted once
-        if not _moves(payment.status, outcome.result):
-            continue
-        saga.apply_charge_outcome(
-            order=Order.objects.get(pk=order.pk),
-            payment=payment,
-            outcome=outcome,
-            step=None,
-            correlation_id=correlation_id,
-        )
-        settled.append(f"attempt {payment.attempt}: {outcome.result}")
-    if not settled:
-        return "Already in agreement with the provider."
-    return "Settled " + ", ".join(settled) + "."
+    # One Payment per order: every saga run charges under the order's one provider key.
+    payment = order.payments.first()
+    if payment is None or payment.status in (PaymentStatus.SUCCEEDED, PaymentStatus.REFUNDED):
+        return AGREED
+    outcome = gateway.lookup(idempotency_key=payment.provider_idempotency_key)
+    if outcome.result == ChargeResult.UNKNOWN:
+        raise ProviderUnavailable("the provider could not say; tried again later")
+    if not _moves(payment.status, outcome.result):
+        return AGREED
+    saga.apply_charge_outcome(
+        order=order, payment=payment, outcome=outcome, step=None, correlation_id=correlation_id
+    )
+    return f"Settled: the provider says {outcome.result}."
 
 
 def _record_provider_refunds(order: Order, *, correlation_id: str) -> str:
