@@ -44,6 +44,8 @@ class ToolOutcome:
     correlation_id: str
     replayed: bool = False
     extra_headers: dict[str, str] = field(default_factory=dict)
+    # The workflow as the tool left it, for the widget's redraw; None after a replay or a failure.
+    workflow: WorkflowContext | None = field(default=None, repr=False, compare=False)
 
     @property
     def ok(self) -> bool:
@@ -178,7 +180,9 @@ def _run(spec: ToolSpec, args: Any, context: ToolContext) -> ToolOutcome:
             spec.name, error_body(exc), {}, exc.spec.http_status, context.correlation_id
         )
     body = {"ok": True, **result.data.model_dump(mode="json", exclude={"ok"})}
-    outcome = ToolOutcome(spec.name, body, dict(result.meta), 200, context.correlation_id)
+    outcome = ToolOutcome(
+        spec.name, body, dict(result.meta), 200, context.correlation_id, workflow=result.workflow
+    )
     refuse_leaked_secrets(outcome)  # before any transport sends it or a key stores it
     return outcome
 

@@ -65,6 +65,9 @@ class ToolResult:
 
     data: BaseModel
     meta: dict[str, Any] = field(default_factory=dict)
+    # The workflow as the handler left it: the widget redraws from it instead of reading it
+    # again (issue 12). Never serialised, never stored with an idempotency key.
+    workflow: WorkflowContext | None = None
 
 
 # Meta keys that are secrets of the widget: never model-visible, sealed when stored at rest.

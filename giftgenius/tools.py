@@ -77,7 +77,8 @@ def start_gift_workflow(context: ToolContext, args: StartWorkflowInput) -> ToolR
 
 
 def get_workflow(context: ToolContext, args: GetWorkflowInput) -> ToolResult:
-    return ToolResult(workflow_state(_workflow(context)))
+    workflow = _workflow(context)
+    return ToolResult(workflow_state(workflow), workflow=workflow)
 
 
 def suggest_gifts(context: ToolContext, args: SuggestGiftsInput) -> ToolResult:
@@ -117,7 +118,7 @@ def suggest_gifts(context: ToolContext, args: SuggestGiftsInput) -> ToolResult:
         advice = explain_no_results(catalog.sellable_candidates(currency=args.currency), brief)
         output.no_results_reason = advice.reason
         output.suggestions = [Suggestion(**suggestion) for suggestion in advice.suggestions]
-    return ToolResult(output)
+    return ToolResult(output, workflow=workflow)
 
 
 def search_products(context: ToolContext, args: SearchProductsInput) -> ToolResult:
@@ -172,7 +173,8 @@ def user_navigated_to_step(context: ToolContext, args: NavigateInput) -> ToolRes
             current_step=workflow.current_step,
             invalidated=navigation.invalidated,
             allowed_tools=tools_allowed_in(workflow.current_step),
-        )
+        ),
+        workflow=workflow,
     )
 
 

@@ -131,15 +131,20 @@ def _view(tool: str, outcome: ToolOutcome) -> tuple[str, dict[str, Any]]:
     if tool == "start_gift_workflow":
         return "brief", brief_context(body.get("workflow_id"), {})
     if tool == "suggest_gifts":
+        brief = selectors.workflow_brief(body.get("workflow_id"), loaded=outcome.workflow)
         if body.get("gifts"):
-            return "suggestions", suggestions_context(body["workflow_id"], body["gifts"])
-        return "empty", empty_context(body)
+            return "suggestions", suggestions_context(
+                body["workflow_id"], body["gifts"], brief=brief
+            )
+        return "empty", empty_context(body, brief=brief)
     if tool == "search_products":
         return "suggestions", search_context(body)
     if tool == "select_gift":
         return "selected", selected_context(body["workflow_id"], body["gift"])
     if tool in {"get_workflow", "user_navigated_to_step"}:
-        return _step_view(body)
+        return _step_view(
+            body, selectors.workflow_view(body.get("workflow_id"), loaded=outcome.workflow)
+        )
     if tool == "get_payment_methods":
         return "checkout", checkout_context(body)
     if tool == "prepare_order":
@@ -149,10 +154,11 @@ def _view(tool: str, outcome: ToolOutcome) -> tuple[str, dict[str, Any]]:
     return "done", {"heading": _("Done.")}
 
 
-def _step_view(body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+def _step_view(
+    body: dict[str, Any], view: selectors.WorkflowView | None
+) -> tuple[str, dict[str, Any]]:
     """Redraw whatever step the workflow is at now (after Back or 'show where I am')."""
     workflow_id = body.get("workflow_id")
-    view = selectors.workflow_view(workflow_id)
     step = body.get("current_step") or (view.current_step if view else "brief")
     if view is None or step == "brief":
         return "brief", brief_context(workflow_id, view.brief if view else {})
@@ -330,11 +336,8 @@ def filters_context(workflow_id: Any, brief: dict[str, Any]) -> dict[str, Any] |
 
 
 def suggestions_context(
-    workflow_id: Any, gifts: list[dict[str, Any]], *, brief: dict[str, Any] | None = None
+    workflow_id: Any, gifts: list[dict[str, Any]], *, brief: dict[str, Any]
 ) -> dict[str, Any]:
-    if brief is None:
-        view = selectors.workflow_view(workflow_id)
-        brief = view.brief if view else {}
     return {
         "workflow_id": workflow_id,
         "heading": _("Gift ideas for you"),
@@ -390,10 +393,8 @@ def _changed_brief(brief: dict[str, Any], suggestion: dict[str, Any]) -> dict[st
     return args
 
 
-def empty_context(body: dict[str, Any]) -> dict[str, Any]:
+def empty_context(body: dict[str, Any], *, brief: dict[str, Any]) -> dict[str, Any]:
     workflow_id = body.get("workflow_id")
-    view = selectors.workflow_view(workflow_id)
-    brief = view.brief if view else {}
     actions = []
     for suggestion in body.get("suggestions") or []:
         args = _changed_brief(brief, suggestion)

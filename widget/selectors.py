@@ -42,18 +42,33 @@ def product_card(product: Product) -> dict[str, Any]:
     }
 
 
-def workflow_view(workflow_id: Any) -> WorkflowView | None:
+def _workflow(workflow_id: Any, loaded: WorkflowContext | None) -> WorkflowContext | None:
+    """`loaded` is the workflow as the tool just left it (ToolOutcome.workflow): no second read."""
     try:
         key = UUID(str(workflow_id))
     except ValueError:
         return None
-    workflow = WorkflowContext.objects.select_related("selected_product").filter(pk=key).first()
+    if loaded is not None and loaded.pk == key:
+        return loaded
+    return WorkflowContext.objects.select_related("selected_product").filter(pk=key).first()
+
+
+def workflow_brief(workflow_id: Any, *, loaded: WorkflowContext | None = None) -> dict[str, Any]:
+    """The brief suggest_gifts recorded ({} for none or an unknown workflow)."""
+    workflow = _workflow(workflow_id, loaded)
+    return dict(workflow.brief or {}) if workflow else {}
+
+
+def workflow_view(
+    workflow_id: Any, *, loaded: WorkflowContext | None = None
+) -> WorkflowView | None:
+    workflow = _workflow(workflow_id, loaded)
     if workflow is None:
         return None
     ids = [pid for pid in workflow.last_suggestions if isinstance(pid, int)]
-    by_id = {p.pk: p for p in Product.objects.filter(pk__in=ids, active=True)}
+    by_id = {p.pk: p for p in Product.objects.filter(pk__in=ids, active=True)} if ids else {}
     offered = [product_card(by_id[pid]) for pid in ids if pid in by_id]
-    selected = product_card(workflow.selected_product) if workflow.selected_product else None
+    selected = product_card(workflow.selected_product) if workflow.selected_product_id else None
     return WorkflowView(
         workflow.pk, workflow.current_step, dict(workflow.brief or {}), offered, selected
     )
