@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import TypeVar
 
@@ -154,37 +154,23 @@ def _with_retries(operation: Callable[[], T]) -> T:
 # Product details change rarely; stock changes with every order. Details are cached per process
 # for CATALOG_CACHE_SECONDS (a read-through cache of the upstream, not state of record), while the
 # filters that decide what is sellable (active, stock, price, age) always run live in the database.
-_DETAIL_FIELDS = (
-    "id",
-    "sku",
-    "name",
-    "description",
-    "category",
-    "tags",
-    "price",
-    "currency",
-    "age_min",
-    "age_max",
-    "image",
-    "image_width",
-    "image_height",
-    "image_alt",
-)
-_details: dict[int, tuple] = {}
-_details_loaded_at = float("-inf")
+# The cache holds ready CatalogItems (building ~500 per call was a fifth of suggest_gifts, issue
+# 12); an item is rebuilt only when the live stock differs from the stock it was built with.
+_prebuilt: dict[int, CatalogItem] = {}
+_prebuilt_at = float("-inf")
 
 
-def _product_details(live: dict[int, str]) -> dict[int, tuple]:
-    """Details for the products in `live` (id → sku), reloaded when stale or when any id is
+def _prebuilt_items(live: dict[int, str]) -> dict[int, CatalogItem]:
+    """Items for the products in `live` (id → sku), reloaded when stale or when any id is
     unknown or now names another sku (a re-used id must never show another product)."""
-    global _details, _details_loaded_at
-    fresh = time.monotonic() - _details_loaded_at < settings.CATALOG_CACHE_SECONDS
-    known = _details
-    if not fresh or any(pid not in known or known[pid][1] != sku for pid, sku in live.items()):
-        rows = Product.objects.filter(active=True).values_list(*_DETAIL_FIELDS)
-        _details = {row[0]: row for row in rows}  # swapped whole, never half-built
-        _details_loaded_at = time.monotonic()
-    return _details
+    global _prebuilt, _prebuilt_at
+    fresh = time.monotonic() - _prebuilt_at < settings.CATALOG_CACHE_SECONDS
+    known = _prebuilt
+    if not fresh or any(pid not in known or known[pid].sku != sku for pid, sku in live.items()):
+        rows = Product.objects.filter(active=True).values_list(*_FIELDS)
+        _prebuilt = {item.product_id: item for item in _items(rows)}  # swapped whole
+        _prebuilt_at = time.monotonic()
+    return _prebuilt
 
 
 def sellable_candidates(
@@ -205,28 +191,16 @@ def sellable_candidates(
         filters &= Q(age_min__lte=age, age_max__gte=age)
 
     def fetch() -> list[CatalogItem]:
-        live = Product.objects.filter(filters).values_list("id", "sku", "stock")
-        stock_by_id = {pid: stock for pid, _, stock in live}
-        details = _product_details({pid: sku for pid, sku, _ in live})
-        return [
-            CatalogItem(
-                pid,
-                sku,
-                name,
-                desc,
-                cat,
-                tuple(tags),
-                price,
-                cur,
-                stock_by_id[pid],
-                amin,
-                amax,
-                *picture,
-            )
-            for pid, sku, name, desc, cat, tags, price, cur, amin, amax, *picture in (
-                details[i] for i in stock_by_id
-            )
-        ]
+        live = list(Product.objects.filter(filters).values_list("id", "sku", "stock"))
+        items = _prebuilt_items({pid: sku for pid, sku, _ in live})
+        candidates = []
+        for pid, _, stock in live:
+            item = items[pid]
+            if item.stock != stock:
+                # Another thread may do the same at once: both store an equal item.
+                item = items[pid] = replace(item, stock=stock)
+            candidates.append(item)
+        return candidates
 
     return _with_retries(fetch)
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils import timezone
 
 from giftgenius import workflow as steps
 from giftgenius.errors import ToolError
@@ -21,16 +22,30 @@ def start_workflow(*, owner: AbstractBaseUser) -> WorkflowContext:
 def record_ideas(
     *, workflow: WorkflowContext, brief: dict, product_ids: list[int]
 ) -> WorkflowContext:
-    """Remember the brief and what was offered; a new brief replaces an earlier selection."""
+    """Remember the brief and what was offered; a new brief replaces an earlier selection.
+
+    `workflow` is the row as this call read it (changed in place). One conditional UPDATE
+    applies the change if the row is still as read (same step, same updated_at); after a
+    concurrent change it locks the row and applies the change to what is there now (issue 12).
+    """
+    read_step, read_at = workflow.current_step, workflow.updated_at
+    _with_ideas(workflow, brief=brief, product_ids=product_ids)
+    workflow.updated_at = timezone.now()
+    changed = WorkflowContext.objects.filter(
+        pk=workflow.pk, current_step=read_step, updated_at=read_at
+    ).update(
+        current_step=workflow.current_step,
+        visited_steps=workflow.visited_steps,
+        brief=workflow.brief,
+        last_suggestions=workflow.last_suggestions,
+        selected_product=workflow.selected_product_id,
+        updated_at=workflow.updated_at,
+    )
+    if changed:
+        return workflow
     with transaction.atomic():
         locked = WorkflowContext.objects.select_for_update().get(pk=workflow.pk)
-        if locked.current_step == Step.BRIEF:
-            steps.move(locked, Step.IDEAS)
-        elif locked.current_step == Step.GIFT_SELECTED:
-            steps.move(locked, Step.IDEAS)
-            locked.selected_product = None
-        locked.brief = brief
-        locked.last_suggestions = product_ids
+        _with_ideas(locked, brief=brief, product_ids=product_ids)
         locked.save(
             update_fields=[
                 "current_step",
@@ -42,6 +57,19 @@ def record_ideas(
             ]
         )
     return locked
+
+
+def _with_ideas(
+    workflow: WorkflowContext, *, brief: dict, product_ids: list[int]
+) -> WorkflowContext:
+    if workflow.current_step == Step.BRIEF:
+        steps.move(workflow, Step.IDEAS)
+    elif workflow.current_step == Step.GIFT_SELECTED:
+        steps.move(workflow, Step.IDEAS)
+        workflow.selected_product = None
+    workflow.brief = brief
+    workflow.last_suggestions = product_ids
+    return workflow
 
 
 def record_search_results(*, workflow: WorkflowContext, product_ids: list[int]) -> WorkflowContext:

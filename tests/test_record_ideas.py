@@ -1,0 +1,85 @@
+"""suggest_gifts records its ideas with one conditional UPDATE (issue 12), and a workflow that
+changed since the call read it is never overwritten with a stale picture of it."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from giftgenius import services
+from giftgenius.models import Step, WorkflowContext
+from giftgenius.principals import issue_api_token
+from giftgenius.workflow_reads import owned_workflow
+from tests.conftest import ToolClient
+from tests.fixtures import BRIEF, start, suggest, workflow_with_gift
+from tests.test_concurrency import in_threads
+
+pytestmark = pytest.mark.usefixtures("demo_catalog")
+
+NEW_BRIEF = {"relationship": "parent", "interests": ["tea"], "currency": "USD"}
+
+
+def read(workflow_id: str, user) -> WorkflowContext:
+    workflow = owned_workflow(owner_pk=user.pk, workflow_id=uuid.UUID(workflow_id))
+    assert workflow is not None
+    return workflow
+
+
+def test_a_workflow_as_read_is_updated_by_one_statement(api, user, django_assert_num_queries):
+    workflow_id, _ = workflow_with_gift(api)
+    workflow = read(workflow_id, user)
+
+    with django_assert_num_queries(1):  # no SELECT … FOR UPDATE first
+        recorded = services.record_ideas(workflow=workflow, brief=NEW_BRIEF, product_ids=[7, 8])
+
+    stored = WorkflowContext.objects.get(pk=workflow_id)
+    assert (stored.current_step, stored.selected_product_id) == (Step.IDEAS, None)
+    assert (stored.brief, stored.last_suggestions) == (NEW_BRIEF, [7, 8])
+    assert stored.updated_at == recorded.updated_at
+    assert stored.visited_steps == [Step.BRIEF, Step.IDEAS, Step.GIFT_SELECTED]
+
+
+def test_a_workflow_changed_since_it_was_read_is_locked_and_updated_as_it_is_now(api, user):
+    workflow_id = start(api)
+    suggest(api, workflow_id)
+    stale = read(workflow_id, user)  # at ideas, nothing selected
+    product_id = stale.last_suggestions[0]
+    selected = api.call("select_gift", {"workflow_id": workflow_id, "product_id": product_id})
+    assert selected.status == 200  # the row moved on to gift_selected meanwhile
+
+    recorded = services.record_ideas(workflow=stale, brief=NEW_BRIEF, product_ids=[product_id])
+
+    stored = WorkflowContext.objects.get(pk=workflow_id)
+    # Applied to the row as it is now: leaving gift_selected drops the selection it now has.
+    assert stored.current_step == Step.IDEAS and stored.selected_product_id is None
+    assert stored.visited_steps == [Step.BRIEF, Step.IDEAS, Step.GIFT_SELECTED]
+    assert stored.brief == NEW_BRIEF and stored.last_suggestions == [product_id]
+    assert recorded.updated_at == stored.updated_at
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_simultaneous_briefs_leave_one_whole_brief_with_its_own_ideas(user, api):
+    workflow_id = start(api)
+    bearer = issue_api_token(user=user)
+    budgets = [(10 + 5 * i, 40 + 10 * i) for i in range(8)]
+
+    def ask(i: int):
+        low, high = budgets[i]
+        body = {"workflow_id": workflow_id, **BRIEF, "budget_min": low, "budget_max": high}
+        return ToolClient(bearer).call("suggest_gifts", body)
+
+    results = in_threads(8, ask)
+
+    assert all(r.status == 200 for r in results), [r.body for r in results]
+    stored = WorkflowContext.objects.get(pk=workflow_id)
+    answered = {
+        (str(budgets[i][0]), str(budgets[i][1])): [g["product_id"] for g in r.body["gifts"]]
+        for i, r in enumerate(results)
+    }
+    key = (stored.brief["budget_min"], stored.brief["budget_max"])
+    # The last writer's brief and that same call's ideas: never one call's brief with another's.
+    assert stored.last_suggestions == answered[key]
+    assert stored.current_step == Step.IDEAS
+    assert stored.visited_steps == [Step.BRIEF, Step.IDEAS]
