@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import orjson
 from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI
 from oauth2_provider.www_authenticate import build_bearer_challenge
@@ -83,9 +84,9 @@ def component_schemas(model: type[BaseModel]) -> dict[str, Any]:
 
 def render(outcome: ToolOutcome) -> HttpResponse:
     """The JSON body is rebuilt identically from (body, meta), so a replay is byte-for-byte."""
-    payload = json.dumps(
-        {**outcome.body, "_meta": outcome.meta}, ensure_ascii=False, separators=(",", ":")
-    )
+    # orjson writes the same compact UTF-8 as json.dumps(ensure_ascii=False, separators=(",", ":")),
+    # several times faster.
+    payload = orjson.dumps({**outcome.body, "_meta": outcome.meta})
     response = HttpResponse(payload, status=outcome.http_status, content_type="application/json")
     response["X-Correlation-ID"] = outcome.correlation_id
     if outcome.replayed:

@@ -12,6 +12,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from django.contrib.auth.models import AbstractBaseUser
 
 from giftgenius import call_log, faults, loop_guard
@@ -192,7 +193,7 @@ class SecretLeakError(RuntimeError):
 
 
 def refuse_leaked_secrets(outcome: ToolOutcome) -> None:
-    visible = json.dumps(outcome.body, default=str)
+    visible = orjson.dumps(outcome.body, default=str).decode()
     secrets = [outcome.meta.get(key) for key in WIDGET_SECRET_META_KEYS]
     leaked = any(isinstance(s, str) and s and s in visible for s in secrets)
     if leaked or _has_secret_key(outcome.body):

@@ -3,6 +3,7 @@ text reaches the person; secrets stay in data attributes."""
 
 from __future__ import annotations
 
+import html as html_lib
 import json
 import re
 import uuid
@@ -84,9 +85,7 @@ def state(html: str) -> str:
 def args_of(html: str, testid: str) -> dict:
     tag = re.search(rf'<[^>]*data-testid="{testid}"[^>]*>', html).group(0)
     raw = re.search(r'data-gg-args="([^"]*)"', tag).group(1)
-    return json.loads(
-        raw.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
-    )
+    return json.loads(html_lib.unescape(raw))
 
 
 def prepared(**gift) -> ToolOutcome:
@@ -129,9 +128,9 @@ def test_start_renders_the_brief_form():
         and 'name="interests"' in html
         and 'data-gg-type="list"' in html
     )
-    assert json.loads(
-        re.search(r'data-gg-args="([^"]*)"', html).group(1).replace("&quot;", '"')
-    ) == {"workflow_id": WORKFLOW}
+    assert json.loads(html_lib.unescape(re.search(r'data-gg-args="([^"]*)"', html).group(1))) == {
+        "workflow_id": WORKFLOW
+    }
 
 
 def test_suggestions_render_cards_with_select():
@@ -207,7 +206,7 @@ def test_empty_result_shows_the_reason_and_the_concrete_suggestions(user):
     assert state(html) == "empty"
     assert "none costs between 1 and 2 USD" in visible_text(html)
     actions = [
-        json.loads(raw.replace("&quot;", '"'))
+        json.loads(html_lib.unescape(raw))
         for raw in re.findall(r'data-gg-args="([^"]*)"[^>]*data-testid="apply-suggestion"', html)
     ]
     assert actions[0]["budget_max"] == 40
@@ -474,7 +473,7 @@ def test_user_data_is_escaped_in_cards():
         ok("suggest_gifts", {"workflow_id": WORKFLOW, "current_step": "ideas", "gifts": [evil]}),
     )
     assert "<script>" not in html and "<img" not in html
-    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in html
+    assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in html
     assert 'aria-label="Select &lt;script&gt;' in html
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html as html_lib
 import json
 import os
 import re
@@ -314,7 +315,7 @@ def test_fullscreen_filters_call_the_tools_again_with_the_brief(workflow_with_br
         'hx-post="/widget/actions/suggest_gifts"' in price
         and 'data-gg-tool="suggest_gifts"' in price
     )
-    args = json.loads(re.search(r'data-gg-args="([^"]*)"', price).group(1).replace("&quot;", '"'))
+    args = json.loads(html_lib.unescape(re.search(r'data-gg-args="([^"]*)"', price).group(1)))
     assert args == {
         "workflow_id": workflow_with_brief,
         "interests": ["coffee"],
@@ -325,9 +326,7 @@ def test_fullscreen_filters_call_the_tools_again_with_the_brief(workflow_with_br
     assert 'name="budget_min"' in html and 'value="60"' in html
     category = re.search(r'<form[^>]*data-testid="filter-category"[^>]*>', html).group(0)
     assert 'data-gg-tool="search_products"' in category
-    args = json.loads(
-        re.search(r'data-gg-args="([^"]*)"', category).group(1).replace("&quot;", '"')
-    )
+    args = json.loads(html_lib.unescape(re.search(r'data-gg-args="([^"]*)"', category).group(1)))
     assert args == {"workflow_id": workflow_with_brief, "query": "coffee", "limit": 24}
     assert html.count("<option ") == 18
 

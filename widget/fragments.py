@@ -14,13 +14,14 @@ import uuid
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urljoin
 
 from babel.numbers import format_currency
 from django.conf import settings
 from django.template.loader import render_to_string
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils import formats, translation
 from django.utils.dateparse import parse_datetime
 from django.utils.text import Truncator
@@ -75,7 +76,7 @@ class Action:
 
     @property
     def url(self) -> str:
-        return reverse("widget:action", args=[self.tool])
+        return _action_url(get_script_prefix(), self.tool)
 
     @property
     def args_json(self) -> str:
@@ -118,7 +119,7 @@ def render_view(template: str, context: dict[str, Any], *, tool: str, language: 
     context.update(
         tool=tool, view_id=uuid.uuid4().hex, contract=CONTRACT, html_lang=html_lang(language)
     )
-    return render_to_string(f"widget/fragments/{template}.html", context)
+    return render_to_string(f"widget/fragments/{template}.html", context, using="jinja2")
 
 
 # --- choosing the view ---------------------------------------------------------------------------
@@ -287,7 +288,19 @@ def _gift_card(
     return card
 
 
-def category_choices() -> list[tuple[str, str]]:
+@lru_cache(maxsize=256)
+def _action_url(script_prefix: str, tool: str) -> str:
+    """Reversing costs more than the rest of a button; the URL depends only on these two."""
+    return reverse("widget:action", args=[tool])
+
+
+def category_choices() -> tuple[tuple[str, str], ...]:
+    return _category_choices(translation.get_language())
+
+
+@lru_cache(maxsize=64)
+def _category_choices(language: str) -> tuple[tuple[str, str], ...]:
+    """Labels in `language` (the active one), sorted by label; the same for every call."""
     labels = {
         "art_supplies": pgettext("category", "Art supplies"),
         "beauty": pgettext("category", "Beauty"),
@@ -308,7 +321,9 @@ def category_choices() -> list[tuple[str, str]]:
         "toys": pgettext("category", "Toys"),
         "wellness": pgettext("category", "Wellness"),
     }
-    return sorted(((code, labels.get(code, code)) for code in CATEGORIES), key=lambda c: c[1])
+    return tuple(
+        sorted(((code, labels.get(code, code)) for code in CATEGORIES), key=lambda c: c[1])
+    )
 
 
 def filters_context(workflow_id: Any, brief: dict[str, Any]) -> dict[str, Any] | None:

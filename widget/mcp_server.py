@@ -9,13 +9,13 @@ widget-only data (confirmation token, rendered fragment) goes in `_meta`.
 
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 from urllib.parse import urlsplit
 
+import orjson
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
@@ -244,7 +244,7 @@ def internal_error_result(request: CallRequest) -> CallToolResult:
 
 
 def _json_safe(value: dict[str, Any]) -> dict[str, Any]:
-    return json.loads(json.dumps(value, default=str))
+    return orjson.loads(orjson.dumps(value, default=str))
 
 
 def summarize(outcome: ToolOutcome) -> str:

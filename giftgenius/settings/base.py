@@ -82,6 +82,12 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # The widget fragments (widget/jinja2/): rendered on every tool call, so compiled.
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "APP_DIRS": True,
+        "OPTIONS": {"environment": "widget.jinja.environment"},
+    },
 ]
 
 # Each Django thread keeps its connection between requests (opening one costs more than a
