@@ -160,10 +160,11 @@ def test_query_count_is_constant_whatever_the_catalog_size(api, demo_catalog):
     )
     assert _queries_for(lambda: suggest(api, workflow_id)) == small_suggest
     assert _queries_for(lambda: api.call("get_workflow", {"workflow_id": workflow_id})) == small_get
-    # The budgets (issue 12): the token is cached and a read's call-log row is batched. Left:
-    # loop guard, workflow, catalog stock, lock + update (in a savepoint here: more statements
-    # under the test transaction), and the flush the test client does after each call.
-    assert small_suggest <= 9
+    # The budgets (issue 12): the token is cached and a read's call-log row is batched. Left for
+    # suggest_gifts: loop guard, workflow, live stock, catalog details (the tests' cache is cold),
+    # one conditional update of the ideas, the call log; for get_workflow: loop guard, workflow
+    # and the flush of the batched row the test client does after each call.
+    assert small_suggest <= 6
     assert small_get <= 3
 
 
