@@ -12,11 +12,11 @@ from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import stamina
 from django.conf import settings
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.templatetags.static import static
 
 from giftgenius import faults
@@ -59,10 +59,29 @@ class CatalogItem:
     image_width: int = 0
     image_height: int = 0
     image_alt: str = ""
+    active: bool = True
 
     @property
     def in_stock(self) -> bool:
         return self.stock > 0
+
+    def fields(self) -> dict[str, Any]:
+        """The product as tool results and widget cards show it."""
+        return {
+            "product_id": self.product_id,
+            "sku": self.sku,
+            "name": self.name,
+            "description": self.description,
+            "price": str(self.price),
+            "currency": self.currency,
+            "category": self.category,
+            "tags": list(self.tags),
+            "in_stock": self.in_stock,
+            "image": image_url(self.image),
+            "image_width": self.image_width,
+            "image_height": self.image_height,
+            "image_alt": self.image_alt,
+        }
 
 
 _FIELDS = (
@@ -81,6 +100,7 @@ _FIELDS = (
     "image_width",
     "image_height",
     "image_alt",
+    "active",
 )
 
 # Retries spent in the current tool call, read by the call log (retries vs final failures).
@@ -89,9 +109,14 @@ upstream_retries: ContextVar[int] = ContextVar("upstream_retries", default=0)
 
 def _items(rows: Iterable[tuple]) -> list[CatalogItem]:
     return [
-        CatalogItem(pid, sku, name, desc, cat, tuple(tags), price, cur, stock, amin, amax, *picture)
-        for pid, sku, name, desc, cat, tags, price, cur, stock, amin, amax, *picture in rows
+        CatalogItem(pid, sku, name, desc, cat, tuple(tags), price, cur, stock, amin, amax, *rest)
+        for pid, sku, name, desc, cat, tags, price, cur, stock, amin, amax, *rest in rows
     ]
+
+
+def item_of(product: Product) -> CatalogItem:
+    (item,) = _items([tuple(getattr(product, name) for name in _FIELDS)])
+    return item
 
 
 def image_url(value: str) -> str:
@@ -154,8 +179,9 @@ def _with_retries(operation: Callable[[], T]) -> T:
 # Product details change rarely; stock changes with every order. Details are cached per process
 # for CATALOG_CACHE_SECONDS (a read-through cache of the upstream, not state of record), while the
 # filters that decide what is sellable (active, stock, price, age) always run live in the database.
-# The cache holds ready CatalogItems (building ~500 per call was a fifth of suggest_gifts, issue
-# 12); an item is rebuilt only when the live stock differs from the stock it was built with.
+# The cache holds a ready CatalogItem for every product, discontinued ones too (building ~500
+# per call was a fifth of suggest_gifts, issue 12); an item is rebuilt only when the live stock
+# or state differs from what it was built with.
 _prebuilt: dict[int, CatalogItem] = {}
 _prebuilt_at = float("-inf")
 
@@ -167,7 +193,7 @@ def _prebuilt_items(live: dict[int, str]) -> dict[int, CatalogItem]:
     fresh = time.monotonic() - _prebuilt_at < settings.CATALOG_CACHE_SECONDS
     known = _prebuilt
     if not fresh or any(pid not in known or known[pid].sku != sku for pid, sku in live.items()):
-        rows = Product.objects.filter(active=True).values_list(*_FIELDS)
+        rows = Product.objects.values_list(*_FIELDS)
         _prebuilt = {item.product_id: item for item in _items(rows)}  # swapped whole
         _prebuilt_at = time.monotonic()
     return _prebuilt
@@ -190,19 +216,29 @@ def sellable_candidates(
     if age is not None:
         filters &= Q(age_min__lte=age, age_max__gte=age)
 
-    def fetch() -> list[CatalogItem]:
-        live = list(Product.objects.filter(filters).values_list("id", "sku", "stock"))
-        items = _prebuilt_items({pid: sku for pid, sku, _ in live})
-        candidates = []
-        for pid, _, stock in live:
-            item = items[pid]
-            if item.stock != stock:
-                # Another thread may do the same at once: both store an equal item.
-                item = items[pid] = replace(item, stock=stock)
-            candidates.append(item)
-        return candidates
+    return _with_retries(lambda: _live_items(Product.objects.filter(filters)))
 
-    return _with_retries(fetch)
+
+def items_by_id(product_ids: Iterable[int]) -> dict[int, CatalogItem]:
+    """These products (active or not) with their live stock and state: one query."""
+    ids = list(product_ids)
+    if not ids:
+        return {}
+    return {item.product_id: item for item in _live_items(Product.objects.filter(pk__in=ids))}
+
+
+def _live_items(products: QuerySet[Product]) -> list[CatalogItem]:
+    """The products of `products`: stock and state read now, details from the cache."""
+    live = list(products.values_list("id", "sku", "stock", "active"))
+    items = _prebuilt_items({pid: sku for pid, sku, _, _ in live})
+    found = []
+    for pid, _, stock, active in live:
+        item = items[pid]
+        if item.stock != stock or item.active != active:
+            # Another thread may do the same at once: both store an equal item.
+            item = items[pid] = replace(item, stock=stock, active=active)
+        found.append(item)
+    return found
 
 
 def search(

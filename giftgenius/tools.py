@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from giftgenius import catalog, services
-from giftgenius.catalog import CatalogItem, image_url
 from giftgenius.models import Step, WorkflowContext
 from giftgenius.registry import (
     GIFTS_READ,
@@ -34,24 +33,6 @@ from giftgenius.schemas import (
 from giftgenius.selectors import Brief, explain_no_results, rank_gifts
 
 BEFORE_CHECKOUT = frozenset({Step.BRIEF, Step.IDEAS, Step.GIFT_SELECTED})
-
-
-def product_out(item: CatalogItem) -> dict:
-    return {
-        "product_id": item.product_id,
-        "sku": item.sku,
-        "name": item.name,
-        "description": item.description,
-        "price": str(item.price),
-        "currency": item.currency,
-        "category": item.category,
-        "tags": list(item.tags),
-        "in_stock": item.in_stock,
-        "image": image_url(item.image),
-        "image_width": item.image_width,
-        "image_height": item.image_height,
-        "image_alt": item.image_alt,
-    }
 
 
 def workflow_state(workflow: WorkflowContext) -> WorkflowState:
@@ -109,7 +90,7 @@ def suggest_gifts(context: ToolContext, args: SuggestGiftsInput) -> ToolResult:
         brief=recorded_brief,
         product_ids=[g.item.product_id for g in ranked],
     )
-    gifts = [Gift(**product_out(g.item), match_reasons=list(g.reasons)) for g in ranked]
+    gifts = [Gift(**g.item.fields(), match_reasons=list(g.reasons)) for g in ranked]
     output = SuggestGiftsOutput(
         workflow_id=workflow.id, current_step=workflow.current_step, gifts=gifts
     )
@@ -125,7 +106,7 @@ def search_products(context: ToolContext, args: SearchProductsInput) -> ToolResu
     items = catalog.search(
         query=args.query, category=args.category, max_price=args.max_price, limit=args.limit
     )
-    output = SearchProductsOutput(products=[Product(**product_out(i)) for i in items])
+    output = SearchProductsOutput(products=[Product(**i.fields()) for i in items])
     if context.workflow is not None:
         workflow = services.record_search_results(
             workflow=context.workflow, product_ids=[i.product_id for i in items if i.in_stock]
@@ -137,29 +118,12 @@ def search_products(context: ToolContext, args: SearchProductsInput) -> ToolResu
 
 def select_gift(context: ToolContext, args: SelectGiftInput) -> ToolResult:
     selection = services.select_gift(workflow=_workflow(context), product_id=args.product_id)
-    p = selection.product
-    gift = CatalogItem(
-        p.pk,
-        p.sku,
-        p.name,
-        p.description,
-        p.category,
-        tuple(p.tags),
-        p.price,
-        p.currency,
-        p.stock,
-        p.age_min,
-        p.age_max,
-        p.image,
-        p.image_width,
-        p.image_height,
-        p.image_alt,
-    )
+    gift = catalog.item_of(selection.product)
     return ToolResult(
         SelectGiftOutput(
             workflow_id=selection.workflow.id,
             current_step=selection.workflow.current_step,
-            gift=Product(**product_out(gift)),
+            gift=Product(**gift.fields()),
         )
     )
 

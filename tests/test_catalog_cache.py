@@ -59,3 +59,25 @@ def test_an_id_that_now_names_another_product_is_reloaded():
     after = _item("GG-REUSED-ID")
     assert after.product_id == before.product_id
     assert after.name == "Other Product"
+
+
+@override_settings(CATALOG_CACHE_SECONDS=60)
+def test_a_redrawn_workflow_shows_live_stock_and_drops_discontinued_offers(api):
+    from tests.fixtures import start, suggest
+    from widget.selectors import workflow_view
+
+    workflow_id = start(api)
+    offered = [g["product_id"] for g in suggest(api, workflow_id).body["gifts"]]
+    first, second = offered[:2]
+    assert api.call("select_gift", {"workflow_id": workflow_id, "product_id": first}).status == 200
+    Product.objects.filter(pk=first).update(stock=0, active=False)  # selected, then discontinued
+    Product.objects.filter(pk=second).update(stock=0)  # sold out since it was offered
+
+    view = workflow_view(workflow_id)
+
+    cards = {card["product_id"]: card for card in view.offered}
+    assert first not in cards  # a discontinued product is no longer offered …
+    assert view.selected["product_id"] == first  # … but the selection is still drawn
+    assert view.selected["in_stock"] is False
+    assert cards[second]["in_stock"] is False  # stock is read live, not from the cache
+    assert [c["product_id"] for c in view.offered] == [p for p in offered if p != first]

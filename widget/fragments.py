@@ -199,7 +199,13 @@ def money(amount: Any, currency: str) -> str:
         return f"{amount} {currency}"
     if not currency:
         return formats.number_format(value, 2, use_l10n=True)
-    return format_currency(value, currency, locale=babel_locale(translation.get_language()))
+    return _currency(value, currency, translation.get_language())
+
+
+@lru_cache(maxsize=4096)
+def _currency(value: Decimal, currency: str, language: str) -> str:
+    """Babel's formatting is most of a card's cost, and a catalog has few distinct prices."""
+    return format_currency(value, currency, locale=babel_locale(language))
 
 
 DESCRIPTION_WORDS = 22

@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from giftgenius.catalog import image_url
-from giftgenius.models import Product, WorkflowContext
+from giftgenius import catalog
+from giftgenius.catalog import CatalogItem
+from giftgenius.models import WorkflowContext
 
 
 @dataclass(frozen=True)
@@ -23,23 +24,8 @@ class WorkflowView:
     selected: dict[str, Any] | None
 
 
-def product_card(product: Product) -> dict[str, Any]:
-    return {
-        "product_id": product.pk,
-        "sku": product.sku,
-        "name": product.name,
-        "description": product.description,
-        "price": str(product.price),
-        "currency": product.currency,
-        "category": product.category,
-        "tags": list(product.tags),
-        "in_stock": product.in_stock,
-        "image": image_url(product.image),
-        "image_width": product.image_width,
-        "image_height": product.image_height,
-        "image_alt": product.image_alt,
-        "match_reasons": [],
-    }
+def product_card(item: CatalogItem) -> dict[str, Any]:
+    return {**item.fields(), "match_reasons": []}
 
 
 def _workflow(workflow_id: Any, loaded: WorkflowContext | None) -> WorkflowContext | None:
@@ -50,7 +36,7 @@ def _workflow(workflow_id: Any, loaded: WorkflowContext | None) -> WorkflowConte
         return None
     if loaded is not None and loaded.pk == key:
         return loaded
-    return WorkflowContext.objects.select_related("selected_product").filter(pk=key).first()
+    return WorkflowContext.objects.filter(pk=key).first()
 
 
 def workflow_brief(workflow_id: Any, *, loaded: WorkflowContext | None = None) -> dict[str, Any]:
@@ -66,9 +52,11 @@ def workflow_view(
     if workflow is None:
         return None
     ids = [pid for pid in workflow.last_suggestions if isinstance(pid, int)]
-    by_id = {p.pk: p for p in Product.objects.filter(pk__in=ids, active=True)} if ids else {}
-    offered = [product_card(by_id[pid]) for pid in ids if pid in by_id]
-    selected = product_card(workflow.selected_product) if workflow.selected_product_id else None
+    selected_id = workflow.selected_product_id
+    # One query for what was offered and what was selected: live stock, details from the cache.
+    by_id = catalog.items_by_id([*ids, *([selected_id] if selected_id else [])])
+    offered = [product_card(by_id[pid]) for pid in ids if pid in by_id and by_id[pid].active]
+    selected = product_card(by_id[selected_id]) if selected_id in by_id else None
     return WorkflowView(
         workflow.pk, workflow.current_step, dict(workflow.brief or {}), offered, selected
     )
@@ -83,4 +71,4 @@ def order_gift(order_id: Any) -> dict[str, Any] | None:
     except ValueError:
         return None
     line = OrderLine.objects.select_related("product").filter(order_id=key).order_by("id").first()
-    return {**product_card(line.product), "name": line.name} if line else None
+    return {**product_card(catalog.item_of(line.product)), "name": line.name} if line else None
