@@ -9,6 +9,8 @@ Scenarios (each with concurrent clients, after a warm-up):
   mcp <tool>     get_workflow and suggest_gifts as raw JSON-RPC tools/call over /mcp
                  (streamable HTTP, after initialize), to compare with the same tool over REST
 and the size of the widget shell as a host reads it (resources/read over /mcp), gzipped.
+Beside each scenario: the CPU cores busy on average in the app's processes, the database server
+(PostgreSQL; SQLite runs inside the app) and the benchmark's own clients, to show the limit.
 Every scenario starts with WARMUP_CALLS calls that are not measured; every p50 is also given
 as a ratio to the floor measured in the same run (the machine is shared, so only ratios compare).
 
@@ -32,6 +34,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
+import psutil
 
 from widget.shell import GZIP_BUDGET_BYTES, gzipped_size
 
@@ -124,6 +127,37 @@ def start_server(env: dict[str, str], port: int, workers: int = 1) -> subprocess
     )
 
 
+class CpuMeter:
+    """CPU time (user + system) spent by the app's processes, the database server's and this
+    benchmark's own (the clients), to tell which one a scenario is limited by."""
+
+    def __init__(self, server: subprocess.Popen) -> None:
+        self.server = psutil.Process(server.pid)
+        self.client = psutil.Process()
+
+    def _database(self) -> list[psutil.Process]:
+        return [p for p in psutil.process_iter(["name"]) if p.info["name"] == "postgres"]
+
+    @staticmethod
+    def _seconds(processes: list[psutil.Process]) -> float:
+        total = 0.0
+        for process in processes:
+            try:
+                times = process.cpu_times()
+            except psutil.Error:  # a process that ended meanwhile
+                continue
+            total += times.user + times.system
+        return total
+
+    def sample(self) -> tuple[float, float, float]:
+        server = [self.server, *self.server.children(recursive=True)]
+        return (
+            self._seconds(server),
+            self._seconds(self._database()),
+            self._seconds([self.client]),
+        )
+
+
 def measure(
     name: str,
     call: Callable[[httpx.Client], float],
@@ -131,6 +165,7 @@ def measure(
     requests: int,
     concurrency: int,
     clients: list[httpx.Client],
+    cpu: CpuMeter,
 ) -> dict:
     # Warm-up: connections, caches, first-request imports; every client at least once.
     for i in range(max(WARMUP_CALLS, len(clients))):
@@ -140,10 +175,14 @@ def measure(
     def worker(client: httpx.Client) -> list[float]:
         return [call(client) for _ in range(per_worker)]
 
+    cpu_before = cpu.sample()
     started = time.perf_counter()
     with ThreadPoolExecutor(concurrency) as pool:
         samples = [s for batch in pool.map(worker, clients[:concurrency]) for s in batch]
     elapsed = time.perf_counter() - started
+    cores = [
+        (after - before) / elapsed for before, after in zip(cpu_before, cpu.sample(), strict=True)
+    ]
     samples.sort()
 
     def pct(p: float) -> float:
@@ -157,6 +196,7 @@ def measure(
         "p99": pct(0.99),
         "mean": statistics.fmean(samples) * 1000,
         "rps": len(samples) / elapsed,
+        "cores": cores,  # CPU cores busy on average: app, database, benchmark clients
     }
 
 
@@ -267,6 +307,7 @@ def run(args: argparse.Namespace) -> None:
     token = prepare_database(env)
     port = free_port()
     server = start_server(env, port, workers=args.workers)
+    cpu = CpuMeter(server)
     headers = {"Authorization": f"Bearer {token}"}
     clients = [
         httpx.Client(base_url=f"http://127.0.0.1:{port}", headers=headers, timeout=30)
@@ -336,7 +377,7 @@ def run(args: argparse.Namespace) -> None:
         for level in args.concurrency_levels:
 
             def at(name: str, fn, n: int, level: int = level) -> None:
-                result = measure(name, fn, requests=n, concurrency=level, clients=clients)
+                result = measure(name, fn, requests=n, concurrency=level, clients=clients, cpu=cpu)
                 results.append({**result, "c": level})
 
             at(FLOOR, floor, args.requests)
@@ -354,6 +395,7 @@ def run(args: argparse.Namespace) -> None:
                     "n": len(measured),
                     **{f"p{q}": percentile(measured, q / 100) for q in (50, 95, 99)},
                     "rps": float("nan"),
+                    "cores": None,
                 }
             )
             # Each replay needs a stored commit: warm-up and measured calls both use one.
@@ -386,13 +428,14 @@ def report(
     print(f"\nGiftGenius benchmark — {label}, {process}, clients at a time: c\n")
     print(
         f"{'scenario':30} {'c':>3} {'n':>5} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}"
-        f" {'req/s':>8} {'p50/floor':>10}"
+        f" {'req/s':>8} {'p50/floor':>10}  {'CPU cores: app / db / clients':>29}"
     )
     floors = {r["c"]: r["p50"] for r in results if r["name"] == FLOOR}
     for r in results:
         print(
             f"{r['name']:30} {r['c']:3d} {r['n']:5d} {r['p50']:8.2f} {r['p95']:8.2f}"
-            f" {r['p99']:8.2f} {r['rps']:8.1f} {r['p50'] / floors[r['c']]:9.2f}x"
+            f" {r['p99']:8.2f} {r['rps']:8.1f} {r['p50'] / floors[r['c']]:9.2f}x  "
+            + ("  {:9.2f} / {:4.2f} / {:4.2f}".format(*r["cores"]) if r["cores"] else "")
         )
     print()
     uri, raw, gz = shell
