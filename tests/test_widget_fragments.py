@@ -310,6 +310,16 @@ def test_summary_puts_the_confirmation_token_only_in_the_confirm_button():
 
 
 @pytest.mark.parametrize(
+    ("locale", "text"),
+    [("en", "We hold the gift for you until"), ("pl", "Rezerwujemy dla ciebie prezent do")],
+)
+def test_summary_says_until_when_the_gift_is_held(locale, text):
+    shown = visible_text(render("prepare_order", prepared(), locale=locale))
+    assert text in shown
+    assert "%(" not in shown
+
+
+@pytest.mark.parametrize(
     ("status", "testid"),
     [
         ("completed", "follow-up"),
