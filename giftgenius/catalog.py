@@ -182,21 +182,44 @@ def _with_retries(operation: Callable[[], T]) -> T:
 # The cache holds a ready CatalogItem for every product, discontinued ones too (building ~500
 # per call was a fifth of suggest_gifts, issue 12); an item is rebuilt only when the live stock
 # or state differs from what it was built with.
-_prebuilt: dict[int, CatalogItem] = {}
-_prebuilt_at = float("-inf")
+@dataclass(frozen=True)
+class _Snapshot:
+    items: dict[int, CatalogItem]
+    by_interest: dict[str, frozenset[int]]  # a tag or a category → the products it names
+    # Products created after the snapshot have larger ids (an id given by hand below it, or a
+    # tag edited, is seen when the snapshot is next reloaded, as any other detail is).
+    max_id: int
+    loaded_at: float
 
 
-def _prebuilt_items(live: dict[int, str]) -> dict[int, CatalogItem]:
-    """Items for the products in `live` (id → sku), reloaded when stale or when any id is
-    unknown or now names another sku (a re-used id must never show another product)."""
-    global _prebuilt, _prebuilt_at
-    fresh = time.monotonic() - _prebuilt_at < settings.CATALOG_CACHE_SECONDS
-    known = _prebuilt
-    if not fresh or any(pid not in known or known[pid].sku != sku for pid, sku in live.items()):
-        rows = Product.objects.values_list(*_FIELDS)
-        _prebuilt = {item.product_id: item for item in _items(rows)}  # swapped whole
-        _prebuilt_at = time.monotonic()
-    return _prebuilt
+_snapshot = _Snapshot({}, {}, 0, float("-inf"))
+
+
+def _reload() -> _Snapshot:
+    global _snapshot
+    items = {item.product_id: item for item in _items(Product.objects.values_list(*_FIELDS))}
+    by_interest: dict[str, set[int]] = {}
+    for item in items.values():
+        for word in {*item.tags, item.category}:
+            by_interest.setdefault(word, set()).add(item.product_id)
+    _snapshot = _Snapshot(  # swapped whole, never half-built
+        items,
+        {word: frozenset(ids) for word, ids in by_interest.items()},
+        max(items, default=0),
+        time.monotonic(),
+    )
+    return _snapshot
+
+
+def _fresh_snapshot() -> _Snapshot:
+    snapshot = _snapshot
+    if time.monotonic() - snapshot.loaded_at >= settings.CATALOG_CACHE_SECONDS:
+        snapshot = _reload()
+    return snapshot
+
+
+# Past this many products named by the interests, narrowing the query by id stops paying.
+MAX_NARROWED_IDS = 2000
 
 
 def sellable_candidates(
@@ -205,9 +228,11 @@ def sellable_candidates(
     min_price: Decimal | None = None,
     max_price: Decimal | None = None,
     age: int | None = None,
+    interests: Iterable[str] | None = None,
 ) -> list[CatalogItem]:
-    """Active, in-stock products priced in `currency`, optionally within a price range and
-    suitable for an age. At most two queries, whatever the catalog size."""
+    """Active, in-stock products priced in `currency`, optionally within a price range, suitable
+    for an age and with a tag or category among `interests`. At most two queries, whatever the
+    catalog size; sellability (active, stock, price, age) is always decided by the database."""
     filters = Q(active=True, currency=currency, stock__gt=0)
     if min_price is not None:
         filters &= Q(price__gte=min_price)
@@ -216,7 +241,24 @@ def sellable_candidates(
     if age is not None:
         filters &= Q(age_min__lte=age, age_max__gte=age)
 
-    return _with_retries(lambda: _live_items(Product.objects.filter(filters)))
+    def fetch() -> list[CatalogItem]:
+        snapshot = _fresh_snapshot()
+        narrowed = filters
+        wanted: set[str] | None = None
+        if interests is not None:
+            wanted = set(interests)
+            named = set().union(*(snapshot.by_interest.get(word, ()) for word in wanted))
+            if len(named) <= MAX_NARROWED_IDS:
+                # Only products the interests name (issue 12: ranking ~500 products to keep a
+                # few cost a third of suggest_gifts); products newer than the snapshot are read
+                # too, so a new product is offered at once.
+                narrowed &= Q(pk__in=named) | Q(pk__gt=snapshot.max_id)
+        items = _live_items(Product.objects.filter(narrowed), snapshot)
+        if wanted is None:
+            return items
+        return [item for item in items if wanted & {*item.tags, item.category}]
+
+    return _with_retries(fetch)
 
 
 def items_by_id(product_ids: Iterable[int]) -> dict[int, CatalogItem]:
@@ -224,19 +266,24 @@ def items_by_id(product_ids: Iterable[int]) -> dict[int, CatalogItem]:
     ids = list(product_ids)
     if not ids:
         return {}
-    return {item.product_id: item for item in _live_items(Product.objects.filter(pk__in=ids))}
+    found = _live_items(Product.objects.filter(pk__in=ids), _fresh_snapshot())
+    return {item.product_id: item for item in found}
 
 
-def _live_items(products: QuerySet[Product]) -> list[CatalogItem]:
-    """The products of `products`: stock and state read now, details from the cache."""
+def _live_items(products: QuerySet[Product], snapshot: _Snapshot) -> list[CatalogItem]:
+    """The products of `products`: stock and state read now, details from the snapshot, which
+    is reloaded when any id is unknown to it or now names another sku (a re-used id must never
+    show another product)."""
     live = list(products.values_list("id", "sku", "stock", "active"))
-    items = _prebuilt_items({pid: sku for pid, sku, _, _ in live})
+    known = snapshot.items
+    if any(pid not in known or known[pid].sku != sku for pid, sku, _, _ in live):
+        known = _reload().items
     found = []
     for pid, _, stock, active in live:
-        item = items[pid]
+        item = known[pid]
         if item.stock != stock or item.active != active:
             # Another thread may do the same at once: both store an equal item.
-            item = items[pid] = replace(item, stock=stock, active=active)
+            item = known[pid] = replace(item, stock=stock, active=active)
         found.append(item)
     return found
 

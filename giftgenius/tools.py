@@ -75,6 +75,7 @@ def suggest_gifts(context: ToolContext, args: SuggestGiftsInput) -> ToolResult:
         min_price=brief.budget_min,
         max_price=brief.budget_max,
         age=brief.age,
+        interests=brief.interests,
     )
     ranked = rank_gifts(in_budget, brief, limit=args.limit)
     recorded_brief = {

@@ -81,3 +81,39 @@ def test_a_redrawn_workflow_shows_live_stock_and_drops_discontinued_offers(api):
     assert view.selected["in_stock"] is False
     assert cards[second]["in_stock"] is False  # stock is read live, not from the cache
     assert [c["product_id"] for c in view.offered] == [p for p in offered if p != first]
+
+
+@override_settings(CATALOG_CACHE_SECONDS=60)
+def test_interests_narrow_the_live_query_and_a_new_product_is_still_found(
+    django_assert_num_queries,
+):
+    def coffee_skus() -> set[str]:
+        return {i.sku for i in catalog.sellable_candidates(currency="USD", interests={"coffee"})}
+
+    everything = catalog.sellable_candidates(currency="USD")  # warms the snapshot
+    expected = {i.sku for i in everything if "coffee" in i.tags or i.category == "coffee"}
+    with django_assert_num_queries(1):  # only the live query: details come from the snapshot
+        assert coffee_skus() == expected
+    assert expected and len(expected) < len(everything)
+
+    Product.objects.create(
+        sku="GG-NEW-COFFEE",
+        name="Brand New Dripper",
+        description="pour-over",
+        category="kitchen",
+        tags=["coffee"],
+        price=20,
+        stock=3,
+    )
+    Product.objects.create(
+        sku="GG-NEW-TEA",
+        name="Tea Tin",
+        description="tin",
+        category="kitchen",
+        tags=["tea"],
+        price=9,
+        stock=3,
+    )
+    assert coffee_skus() == expected | {"GG-NEW-COFFEE"}
+    Product.objects.filter(sku="GG-NEW-COFFEE").update(stock=0)
+    assert coffee_skus() == expected  # sellability is live, whatever the snapshot says
