@@ -86,7 +86,7 @@ def render(outcome: ToolOutcome) -> HttpResponse:
     """The JSON body is rebuilt identically from (body, meta), so a replay is byte-for-byte."""
     # orjson writes the same compact UTF-8 as json.dumps(ensure_ascii=False, separators=(",", ":")),
     # several times faster.
-    payload = orjson.dumps({**outcome.body, "_meta": outcome.meta})
+    payload = orjson.dumps({**outcome.body, "_meta": outcome.meta}, option=orjson.OPT_NON_STR_KEYS)
     response = HttpResponse(payload, status=outcome.http_status, content_type="application/json")
     response["X-Correlation-ID"] = outcome.correlation_id
     if outcome.replayed:

@@ -193,7 +193,7 @@ class SecretLeakError(RuntimeError):
 
 
 def refuse_leaked_secrets(outcome: ToolOutcome) -> None:
-    visible = orjson.dumps(outcome.body, default=str).decode()
+    visible = orjson.dumps(outcome.body, default=str, option=orjson.OPT_NON_STR_KEYS).decode()
     secrets = [outcome.meta.get(key) for key in WIDGET_SECRET_META_KEYS]
     leaked = any(isinstance(s, str) and s and s in visible for s in secrets)
     if leaked or _has_secret_key(outcome.body):

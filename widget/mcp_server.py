@@ -244,7 +244,7 @@ def internal_error_result(request: CallRequest) -> CallToolResult:
 
 
 def _json_safe(value: dict[str, Any]) -> dict[str, Any]:
-    return orjson.loads(orjson.dumps(value, default=str))
+    return orjson.loads(orjson.dumps(value, default=str, option=orjson.OPT_NON_STR_KEYS))
 
 
 def summarize(outcome: ToolOutcome) -> str:
