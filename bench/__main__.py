@@ -40,9 +40,8 @@ from widget.shell import GZIP_BUDGET_BYTES, gzipped_size
 
 ROOT = Path(__file__).resolve().parent.parent
 WARMUP_CALLS = 20
-# Each client keeps several keep-alive connections and takes turns with them: uvicorn's workers
-# share one listening socket, and 8 connections alone were often spread 6:2 or 7:1 between two
-# workers, so a 2-worker run measured the luck of the accept() draw instead of the app.
+# Each client keeps several keep-alive connections (spread evenly over the workers, see
+# balanced_clients) and takes turns with them.
 CONNECTIONS_PER_CLIENT = 4
 MCP_HEADERS = {"Accept": "application/json, text/event-stream"}
 BRIEF = {
@@ -96,39 +95,95 @@ def prepare_database(env: dict[str, str]) -> str:
     return out.stdout.strip().splitlines()[-1]
 
 
-def start_server(env: dict[str, str], port: int, workers: int = 1) -> subprocess.Popen:
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "giftgenius.asgi:application",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-            "--no-access-log",
-            "--workers",
-            str(workers),
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
+def start_server(env: dict[str, str], port: int, *, workers: int, log: Path) -> subprocess.Popen:
+    """Start uvicorn and wait until every worker has started: connections opened before a
+    worker is up all go to the others, and a 2-worker run would measure one worker."""
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with log.open("w") as stderr:
+        server = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "giftgenius.asgi:application",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--log-level",
+                "info",  # for the "Application startup complete." of each worker
+                "--no-access-log",
+                "--workers",
+                str(workers),
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+        )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and server.poll() is None:
+        started = log.read_text().count("Application startup complete.")
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return server
+            healthy = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200
         except httpx.HTTPError:
-            time.sleep(0.2)
+            healthy = False
+        if healthy and started >= workers:
+            return server
+        time.sleep(0.2)
     server.kill()
-    raise SystemExit(
-        "the server did not start: " + (server.stderr.read().decode() if server.stderr else "")
-    )
+    raise SystemExit(f"the server did not start:\n{log.read_text()[-4000:]}")
+
+
+def serving_processes(server: subprocess.Popen, port: int) -> list[psutil.Process]:
+    """uvicorn's worker processes (those holding the listening socket), or uvicorn itself."""
+    parent = psutil.Process(server.pid)
+
+    def listens(process: psutil.Process) -> bool:
+        return any(
+            c.status == psutil.CONN_LISTEN and c.laddr.port == port
+            for c in process.net_connections("tcp")
+        )
+
+    return [p for p in parent.children() if listens(p)] or [parent]
+
+
+def balanced_clients(
+    count: int, *, server: subprocess.Popen, port: int, headers: dict[str, str]
+) -> list[httpx.Client]:
+    """`count` keep-alive clients whose connections are spread evenly over the worker
+    processes. The kernel gives a new connection to whichever worker accepts first, and a
+    2-worker run saw 21:11 on PostgreSQL: it measured one worker's share, not the app."""
+    workers = serving_processes(server, port)
+    share = -(-count // len(workers))  # ceiling
+    held = dict.fromkeys((w.pid for w in workers), 0)
+    clients: list[httpx.Client] = []
+    for _ in range(count * 20):  # give up on balance, never on the run
+        if len(clients) == count:
+            break
+        client = httpx.Client(base_url=f"http://127.0.0.1:{port}", headers=headers, timeout=30)
+        response = client.get("/healthz")
+        local_port = response.extensions["network_stream"].get_extra_info("client_addr")[1]
+        owner = next(
+            (
+                w.pid
+                for w in workers
+                for c in w.net_connections("tcp")
+                if c.raddr and c.raddr.port == local_port and c.laddr.port == port
+            ),
+            None,
+        )
+        if owner is not None and held[owner] >= share:
+            client.close()
+            continue
+        if owner is not None:
+            held[owner] += 1
+        clients.append(client)
+    while len(clients) < count:
+        clients.append(
+            httpx.Client(base_url=f"http://127.0.0.1:{port}", headers=headers, timeout=30)
+        )
+    return clients
 
 
 class CpuMeter:
@@ -318,13 +373,15 @@ def run(args: argparse.Namespace) -> None:
         label = "SQLite"
     token = prepare_database(env)
     port = free_port()
-    server = start_server(env, port, workers=args.workers)
+    server = start_server(env, port, workers=args.workers, log=ROOT / "var" / "bench-server.log")
     cpu = CpuMeter(server)
     headers = {"Authorization": f"Bearer {token}"}
-    clients = [
-        httpx.Client(base_url=f"http://127.0.0.1:{port}", headers=headers, timeout=30)
-        for _ in range(max(args.concurrency_levels) * CONNECTIONS_PER_CLIENT)
-    ]
+    clients = balanced_clients(
+        max(args.concurrency_levels) * CONNECTIONS_PER_CLIENT,
+        server=server,
+        port=port,
+        headers=headers,
+    )
     try:
         shell = widget_shell_size(clients[0])
         workflows = {id(c): tool(c, "start_gift_workflow", {})["workflow_id"] for c in clients}
