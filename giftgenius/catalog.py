@@ -231,8 +231,9 @@ def sellable_candidates(
     interests: Iterable[str] | None = None,
 ) -> list[CatalogItem]:
     """Active, in-stock products priced in `currency`, optionally within a price range, suitable
-    for an age and with a tag or category among `interests`. At most two queries, whatever the
-    catalog size; sellability (active, stock, price, age) is always decided by the database."""
+    for an age and with a tag or category among `interests`. One query whatever the catalog size
+    (plus a reload of the snapshot when it is stale or meets a product it does not know);
+    sellability (active, stock, price, age) is always decided by the database."""
     filters = Q(active=True, currency=currency, stock__gt=0)
     if min_price is not None:
         filters &= Q(price__gte=min_price)
