@@ -67,6 +67,26 @@ class Caller:
     scopes: frozenset[str] | None  # None: every tool (an API token, a trusted subject)
 
 
+def _bearer_token(header: str | None) -> str | None:
+    scheme, _, token = (header or "").partition(" ")
+    token = token.strip()
+    return token if scheme.lower() == "bearer" and token else None
+
+
+def _cache_key(token: str, resource_uri: str) -> tuple[str, str]:
+    """(digest, cache key): an API token acts the same at every URL; an OAuth token's answer
+    depends on the resource."""
+    digest = _digest(token)
+    return digest, digest if token.startswith(TOKEN_PREFIX) else f"{digest} {resource_uri}"
+
+
+def cached_caller(header: str | None, *, resource_uri: str) -> Caller | None:
+    """The caller if the cache already vouches for this header (no database, safe on the event
+    loop); None means "ask `caller_for_bearer_header`", not "refused"."""
+    token = _bearer_token(header)
+    return caller_cache.get(_cache_key(token, resource_uri)[1]) if token else None
+
+
 def caller_for_bearer_header(header: str | None, *, resource_uri: str) -> Caller | None:
     """The caller behind `Authorization: Bearer …`, or None when it proves nothing.
 
@@ -75,13 +95,10 @@ def caller_for_bearer_header(header: str | None, *, resource_uri: str) -> Caller
     all of that. A token bound to no resource is refused too, so a token asked for without a
     `resource` (or for another server) never works here.
     """
-    scheme, _, token = (header or "").partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token:
+    token = _bearer_token(header)
+    if token is None:
         return None
-    digest = _digest(token)
-    # An API token acts the same at every URL; an OAuth token's answer depends on the resource.
-    key = digest if token.startswith(TOKEN_PREFIX) else f"{digest} {resource_uri}"
+    digest, key = _cache_key(token, resource_uri)
     if (cached := caller_cache.get(key)) is not None:
         return cached
     if token.startswith(TOKEN_PREFIX):

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from giftgenius import caller_cache
 from giftgenius.models import ApiToken
-from giftgenius.principals import caller_for_bearer_header, issue_api_token
+from giftgenius.principals import cached_caller, caller_for_bearer_header, issue_api_token
 
 RESOURCE = "http://127.0.0.1/api/tools/get_workflow"
 
@@ -40,6 +40,22 @@ def test_a_second_lookup_is_served_from_the_cache(token, user):
     assert first.user == second.user == user
     assert first_queries == 1 and second_queries == 0
     assert second.user is not first.user  # each call gets its own copy of the user
+
+
+def test_the_event_loop_check_only_answers_for_what_the_cache_vouches_for(token, user):
+    header = f"Bearer {token}"
+    # /mcp's middleware asks this first, on the event loop: it must never touch the database.
+    _, cold_queries = queries_for(lambda: cached_caller(header, resource_uri=RESOURCE))
+    assert cached_caller(header, resource_uri=RESOURCE) is None and cold_queries == 0
+    assert lookup(token) is not None  # the database vouches once …
+    warm, warm_queries = queries_for(lambda: cached_caller(header, resource_uri=RESOURCE))
+    assert warm.user == user and warm_queries == 0  # … then the cache does
+    assert cached_caller("Basic abc", resource_uri=RESOURCE) is None
+    assert cached_caller(f"Bearer {token}x", resource_uri=RESOURCE) is None
+    row = ApiToken.objects.get()
+    row.revoked = True
+    row.save()
+    assert cached_caller(header, resource_uri=RESOURCE) is None  # revocation empties it at once
 
 
 def test_a_revoked_token_is_refused_at_once(token):

@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from giftgenius.principals import Caller, caller_for_bearer_header
+from giftgenius.principals import Caller, cached_caller, caller_for_bearer_header
 
 CALLER_STATE = "giftgenius_caller"
 WELL_KNOWN_RESOURCE = "/.well-known/oauth-protected-resource"
@@ -68,7 +68,10 @@ class McpBearerAuth:
         resource_uri = str(request.url.replace(query=""))
         caller = None
         if header is not None:
-            caller = await sync_to_async(_verify, thread_sensitive=False)(header, resource_uri)
+            # A cached caller needs no thread hop (most calls); otherwise the database decides.
+            caller = cached_caller(header, resource_uri=resource_uri) or await sync_to_async(
+                _verify, thread_sensitive=False
+            )(header, resource_uri)
         if caller is None:
             base_url = str(request.base_url)
             response = challenge(
