@@ -26,7 +26,7 @@ from giftgenius.registry import (
     ToolContext,
     ToolSpec,
     get_tool,
-    tools_allowed_in,
+    step_gate_error,
 )
 from giftgenius.validation import validate_arguments
 from giftgenius.workflow_reads import owned_workflow
@@ -230,17 +230,8 @@ def _load_workflow(principal: AbstractBaseUser, workflow_id: uuid.UUID) -> Workf
 def _check_gate(spec: ToolSpec, workflow: WorkflowContext) -> None:
     if spec.allowed_steps is None or workflow.current_step in spec.allowed_steps:
         return
-    allowed = tools_allowed_in(workflow.current_step)
-    raise ToolError(
-        "TOOL_NOT_AVAILABLE_IN_STEP",
-        f"'{spec.name}' cannot be called while the workflow is at step '{workflow.current_step}'. "
-        f"It is available at: {', '.join(sorted(spec.allowed_steps))}.",
-        details={
-            "current_step": workflow.current_step,
-            "allowed_tools": allowed,
-            "tool_allowed_in_steps": sorted(spec.allowed_steps),
-        },
-        next_actions=allowed,
+    raise step_gate_error(
+        tool=spec.name, allowed_steps=spec.allowed_steps, current_step=workflow.current_step
     )
 
 

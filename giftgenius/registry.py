@@ -136,3 +136,19 @@ def tools_allowed_in(step: str) -> list[str]:
         for spec in REGISTRY.values()
         if spec.takes_workflow and (spec.allowed_steps is None or step in spec.allowed_steps)
     )
+
+
+def step_gate_error(*, tool: str, allowed_steps: frozenset[str], current_step: str) -> ToolError:
+    """TOOL_NOT_AVAILABLE_IN_STEP: `tool` may run only at `allowed_steps` (SPEC §3)."""
+    allowed = tools_allowed_in(current_step)
+    return ToolError(
+        "TOOL_NOT_AVAILABLE_IN_STEP",
+        f"'{tool}' cannot be called while the workflow is at step '{current_step}'. "
+        f"It is available at: {', '.join(sorted(allowed_steps))}.",
+        details={
+            "current_step": current_step,
+            "allowed_tools": allowed,
+            "tool_allowed_in_steps": sorted(allowed_steps),
+        },
+        next_actions=allowed,
+    )

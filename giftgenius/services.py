@@ -11,6 +11,7 @@ from django.utils import timezone
 from giftgenius import workflow as steps
 from giftgenius.errors import ToolError
 from giftgenius.models import Product, Step, WorkflowContext
+from giftgenius.registry import step_gate_error
 
 
 def start_workflow(*, owner: AbstractBaseUser) -> WorkflowContext:
@@ -45,6 +46,7 @@ def record_ideas(
         return workflow
     with transaction.atomic():
         locked = WorkflowContext.objects.select_for_update().get(pk=workflow.pk)
+        _refuse_after_gift_search(locked, tool="suggest_gifts")
         _with_ideas(locked, brief=brief, product_ids=product_ids)
         locked.save(
             update_fields=[
@@ -57,6 +59,15 @@ def record_ideas(
             ]
         )
     return locked
+
+
+def _refuse_after_gift_search(workflow: WorkflowContext, *, tool: str) -> None:
+    """The call passed its step gate on the row as it read it; the row, locked now, may have
+    moved on to checkout meanwhile, and then gift ideas must not overwrite what it holds."""
+    if workflow.current_step not in steps.BEFORE_CHECKOUT:
+        raise step_gate_error(
+            tool=tool, allowed_steps=steps.BEFORE_CHECKOUT, current_step=workflow.current_step
+        )
 
 
 def _with_ideas(
@@ -76,6 +87,7 @@ def record_search_results(*, workflow: WorkflowContext, product_ids: list[int]) 
     """Search results join what may be selected (suggestions stay selectable too)."""
     with transaction.atomic():
         locked = WorkflowContext.objects.select_for_update().get(pk=workflow.pk)
+        _refuse_after_gift_search(locked, tool="search_products")
         if locked.current_step == Step.BRIEF:
             steps.move(locked, Step.IDEAS)
         offered = list(dict.fromkeys([*locked.last_suggestions, *product_ids]))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from giftgenius import catalog, services
+from giftgenius import workflow as steps
 from giftgenius.models import Step, WorkflowContext
 from giftgenius.registry import (
     GIFTS_READ,
@@ -31,8 +32,6 @@ from giftgenius.schemas import (
     WorkflowState,
 )
 from giftgenius.selectors import Brief, explain_no_results, rank_gifts
-
-BEFORE_CHECKOUT = frozenset({Step.BRIEF, Step.IDEAS, Step.GIFT_SELECTED})
 
 
 def workflow_state(workflow: WorkflowContext) -> WorkflowState:
@@ -202,7 +201,7 @@ register(
         ),
         handler=suggest_gifts,
         scope=GIFTS_READ,
-        allowed_steps=BEFORE_CHECKOUT,
+        allowed_steps=steps.BEFORE_CHECKOUT,
         widget_accessible=True,
         invoking="Looking for gift ideas…",
         invoked="Gift ideas ready",
@@ -226,7 +225,7 @@ register(
         ),
         handler=search_products,
         scope=GIFTS_READ,
-        allowed_steps=BEFORE_CHECKOUT,
+        allowed_steps=steps.BEFORE_CHECKOUT,
         widget_accessible=True,
         invoking="Searching the catalog…",
         invoked="Search finished",

@@ -5,6 +5,8 @@ from __future__ import annotations
 from giftgenius.models import Step, WorkflowContext
 
 ORDER = [Step.BRIEF, Step.IDEAS, Step.GIFT_SELECTED, Step.CHECKOUT, Step.COMPLETED]
+# Where gifts may still be looked for (suggest_gifts, search_products): before any checkout.
+BEFORE_CHECKOUT = frozenset({Step.BRIEF, Step.IDEAS, Step.GIFT_SELECTED})
 
 # Forward moves the tools may make; going back is `navigate_back`, to a visited step only.
 FORWARD: dict[str, set[str]] = {

@@ -8,6 +8,7 @@ import uuid
 import pytest
 
 from giftgenius import services
+from giftgenius.errors import ToolError
 from giftgenius.models import Step, WorkflowContext
 from giftgenius.principals import issue_api_token
 from giftgenius.workflow_reads import owned_workflow
@@ -83,3 +84,30 @@ def test_simultaneous_briefs_leave_one_whole_brief_with_its_own_ideas(user, api)
     assert stored.last_suggestions == answered[key]
     assert stored.current_step == Step.IDEAS
     assert stored.visited_steps == [Step.BRIEF, Step.IDEAS]
+
+
+@pytest.mark.parametrize("tool", ["suggest_gifts", "search_products"])
+def test_ideas_never_overwrite_a_workflow_that_moved_on_to_checkout(api, user, tool):
+    from checkout.models import Order
+    from tests.fixtures import prepare
+
+    workflow_id, product_id = workflow_with_gift(api)
+    stale = read(workflow_id, user)  # passed the gate at gift_selected …
+    assert prepare(api, workflow_id).status == 200  # … then the person went to checkout
+    before = WorkflowContext.objects.get(pk=workflow_id)
+
+    with pytest.raises(ToolError) as refused:
+        if tool == "suggest_gifts":
+            services.record_ideas(workflow=stale, brief=NEW_BRIEF, product_ids=[product_id])
+        else:
+            services.record_search_results(workflow=stale, product_ids=[product_id])
+
+    assert refused.value.code == "TOOL_NOT_AVAILABLE_IN_STEP"
+    assert refused.value.details["current_step"] == Step.CHECKOUT
+    after = WorkflowContext.objects.get(pk=workflow_id)
+    assert (after.current_step, after.brief, after.last_suggestions) == (
+        Step.CHECKOUT,
+        before.brief,
+        before.last_suggestions,
+    )
+    assert after.draft_order_id == before.draft_order_id and Order.objects.count() == 1
