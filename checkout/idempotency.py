@@ -18,7 +18,7 @@ from functools import cache
 
 from cryptography.fernet import Fernet, InvalidToken
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from pydantic import BaseModel
@@ -26,6 +26,7 @@ from pydantic import BaseModel
 from checkout.models import IdempotencyKey, IdempotencyStatus
 from giftgenius.errors import ToolError
 from giftgenius.executor import ToolOutcome, fingerprint
+from giftgenius.fixed_reads import one_row
 from giftgenius.observability import get_logger
 from giftgenius.principals import principal_label
 from giftgenius.registry import WIDGET_SECRET_META_KEYS, ToolContext, ToolSpec
@@ -148,24 +149,12 @@ def _claim(scope: dict, print_: str, context: ToolContext) -> Claim | ToolOutcom
     raise _in_progress(scope)
 
 
-@cache
-def _key_statement(vendor: str) -> str:
-    del vendor  # cached per database vendor: the quoting is the connection's
-    meta = IdempotencyKey._meta
-    q = connection.ops.quote_name
-    columns = ", ".join(q(field.column) for field in meta.concrete_fields)
-    where = " AND ".join(
-        f"{q(meta.get_field(f).column)} = %s" for f in ("principal", "tool", "key")
-    )
-    return f"SELECT {columns} FROM {q(meta.db_table)} WHERE {where}"  # noqa: S608 (model names)
-
-
 def _stored_key(scope: dict) -> IdempotencyKey | None:
-    """The key's row through its unique index. A fixed statement: building it with the ORM
-    cost more than a replay's whole database work."""
-    params = [scope["principal"], scope["tool"], scope["key"]]
-    found = list(IdempotencyKey.objects.raw(_key_statement(connection.vendor), params))
-    return found[0] if found else None
+    """The key's row through its unique index, by a fixed statement (giftgenius.fixed_reads):
+    building it with the ORM cost more than a replay's whole database work."""
+    return one_row(
+        IdempotencyKey, principal=scope["principal"], tool=scope["tool"], key=scope["key"]
+    )
 
 
 def _settle(claim: Claim, *, status: str, outcome: ToolOutcome | None = None) -> None:
