@@ -12,14 +12,17 @@ from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any, TypeVar
 
 import stamina
 from django.conf import settings
-from django.db.models import Q, QuerySet
+from django.core.signals import setting_changed
+from django.db.models import Q
+from django.dispatch import receiver
 from django.templatetags.static import static
 
-from giftgenius import faults
+from giftgenius import faults, fixed_reads
 from giftgenius.errors import ToolError
 from giftgenius.models import Product
 
@@ -119,12 +122,21 @@ def item_of(product: Product) -> CatalogItem:
     return item
 
 
+@lru_cache(maxsize=4096)
 def image_url(value: str) -> str:
     """A product picture's URL: absolute and root-relative URLs as stored, a bare path is a
-    static file (the demo catalog's pictures), so it gets the static URL (and any hashed name)."""
+    static file (the demo catalog's pictures), so it gets the static URL (and any hashed name).
+    Remembered: the static files' names are fixed while a process runs (a manifest lookup per
+    card cost more than the rest of the card)."""
     if not value or value.startswith("/") or "://" in value:
         return value
     return static(value)
+
+
+@receiver(setting_changed)
+def _static_settings_changed(*, setting: str, **kwargs: Any) -> None:
+    if setting in {"STATIC_URL", "STORAGES", "STATIC_ROOT"}:
+        image_url.cache_clear()
 
 
 def _call_upstream(operation: Callable[[], T]) -> T:
@@ -218,6 +230,10 @@ def _fresh_snapshot() -> _Snapshot:
     return snapshot
 
 
+# What is read live for every product shown or offered (with its id): the sku tells a re-used
+# id, stock and state decide what can be sold.
+_LIVE_FIELDS = ("sku", "stock", "active")
+
 # Past this many products named by the interests, narrowing the query by id stops paying.
 MAX_NARROWED_IDS = 2000
 
@@ -254,7 +270,8 @@ def sellable_candidates(
                 # few cost a third of suggest_gifts); products newer than the snapshot are read
                 # too, so a new product is offered at once.
                 narrowed &= Q(pk__in=named) | Q(pk__gt=snapshot.max_id)
-        items = _live_items(Product.objects.filter(narrowed), snapshot)
+        live = Product.objects.filter(narrowed).values_list("id", *_LIVE_FIELDS)
+        items = _live_items(list(live), snapshot)
         if wanted is None:
             return items
         return [item for item in items if wanted & {*item.tags, item.category}]
@@ -267,15 +284,15 @@ def items_by_id(product_ids: Iterable[int]) -> dict[int, CatalogItem]:
     ids = list(product_ids)
     if not ids:
         return {}
-    found = _live_items(Product.objects.filter(pk__in=ids), _fresh_snapshot())
-    return {item.product_id: item for item in found}
+    rows = fixed_reads.rows_by_pk(Product, pks=ids, fields=_LIVE_FIELDS)
+    live = [(row.pk, row.sku, row.stock, row.active) for row in rows]
+    return {item.product_id: item for item in _live_items(live, _fresh_snapshot())}
 
 
-def _live_items(products: QuerySet[Product], snapshot: _Snapshot) -> list[CatalogItem]:
-    """The products of `products`: stock and state read now, details from the snapshot, which
-    is reloaded when any id is unknown to it or now names another sku (a re-used id must never
-    show another product)."""
-    live = list(products.values_list("id", "sku", "stock", "active"))
+def _live_items(live: list[tuple[int, str, int, bool]], snapshot: _Snapshot) -> list[CatalogItem]:
+    """Products as `_LIVE_FIELDS` read them now, details from the snapshot, which is reloaded
+    when any id is unknown to it or now names another sku (a re-used id must never show
+    another product)."""
     known = snapshot.items
     if any(pid not in known or known[pid].sku != sku for pid, sku, _, _ in live):
         known = _reload().items

@@ -10,7 +10,6 @@ by Django's autoescape; error codes appear only in data attributes.
 from __future__ import annotations
 
 import json
-import uuid
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -32,7 +31,7 @@ from giftgenius.errors import ERROR_CATALOG, spec_for
 from giftgenius.executor import ToolOutcome
 from giftgenius.schemas import CATEGORIES, RELATIONSHIPS
 from giftgenius.selectors import MatchFact, interest_hits, match_facts
-from widget import selectors
+from widget import fragment_cache, selectors
 from widget.locale import babel_locale, html_lang, locale_or_default
 
 CONTRACT = "v1"
@@ -116,10 +115,12 @@ def render_start(*, locale: str) -> str:
 
 
 def render_view(template: str, context: dict[str, Any], *, tool: str, language: str) -> str:
-    context.update(
-        tool=tool, view_id=uuid.uuid4().hex, contract=CONTRACT, html_lang=html_lang(language)
+    """The view drawn once per distinct context (widget.fragment_cache), with a new view id."""
+    context.update(tool=tool, contract=CONTRACT, html_lang=html_lang(language))
+    name = f"widget/fragments/{template}.html"
+    return fragment_cache.render(
+        name, context, lambda drawn: render_to_string(name, drawn, using="jinja2")
     )
-    return render_to_string(f"widget/fragments/{template}.html", context, using="jinja2")
 
 
 # --- choosing the view ---------------------------------------------------------------------------

@@ -172,6 +172,8 @@ CALL_LOG_BATCH_SIZE = int(os.environ.get("CALL_LOG_BATCH_SIZE", "50"))
 CALL_LOG_FLUSH_SECONDS = float(os.environ.get("CALL_LOG_FLUSH_SECONDS", "1.0"))
 # Seconds a process may reuse catalog details (names, prices) it has read; stock is always live.
 CATALOG_CACHE_SECONDS = float(os.environ.get("CATALOG_CACHE_SECONDS", "30"))
+# Rendered widget views a process remembers (widget.fragment_cache); 0 turns it off.
+WIDGET_FRAGMENT_CACHE_SIZE = int(os.environ.get("WIDGET_FRAGMENT_CACHE_SIZE", "1024"))
 # Upstream retries (stamina): bounded attempts inside a deadline well under a tool-call timeout.
 UPSTREAM_RETRY_ATTEMPTS = int(os.environ.get("UPSTREAM_RETRY_ATTEMPTS", "3"))
 UPSTREAM_RETRY_DEADLINE_SECONDS = float(os.environ.get("UPSTREAM_RETRY_DEADLINE_SECONDS", "3.0"))

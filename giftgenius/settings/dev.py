@@ -1,10 +1,16 @@
 """Local development (`make run`): debug on, fault injection available for the QA preview."""
 
+import os
+
 from .base import *  # noqa: F403
 from .base import env_bool
 
 DEBUG = env_bool("DEBUG", True)
 FAULT_INJECTION_ENABLED = env_bool("FAULT_INJECTION_ENABLED", True)
+# Under debug an edited fragment template shows at once: no remembered renderings.
+WIDGET_FRAGMENT_CACHE_SIZE = int(
+    os.environ.get("WIDGET_FRAGMENT_CACHE_SIZE", "0" if DEBUG else "1024")
+)
 
 # Serve static files straight from the app and project folders (no collectstatic in development).
 STATIC_ROOT = None

@@ -1,0 +1,168 @@
+"""A remembered rendering is the rendering: a new view id on every draw, and a new drawing
+whenever anything the template reads differs (stock, language, markup, settings)."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+import pytest
+from django.test import override_settings
+from django.utils.safestring import mark_safe
+
+from giftgenius.executor import ToolOutcome
+from giftgenius.models import Product, WorkflowContext
+from widget import fragment_cache
+from widget.fragment_cache import VIEW_ID_PLACEHOLDER, FragmentCache, fingerprint
+from widget.fragments import render_fragment
+
+VIEW_ID = re.compile(r'data-gg-view="([0-9a-f]{32})"')
+
+
+class CountingDraw:
+    def __init__(self) -> None:
+        self.contexts: list[dict] = []
+
+    def __call__(self, context: dict) -> str:
+        self.contexts.append(context)
+        return (
+            f"<p id='a-{context['view_id']}'>{context.get('text')}</p><i>{context['view_id']}</i>"
+        )
+
+
+def test_the_same_context_is_drawn_once_and_every_draw_has_its_own_view_id():
+    cache, draw = FragmentCache(8), CountingDraw()
+    first = cache.render("t", {"text": "hello"}, draw)
+    second = cache.render("t", {"text": "hello"}, draw)
+    assert len(draw.contexts) == 1
+    first_id = re.search(r"a-([0-9a-f]{32})", first).group(1)
+    second_id = re.search(r"a-([0-9a-f]{32})", second).group(1)
+    assert first_id != second_id
+    # Every place the view id was drawn gets this draw's id, and the placeholder never shows.
+    assert first == f"<p id='a-{first_id}'>hello</p><i>{first_id}</i>"
+    assert VIEW_ID_PLACEHOLDER not in first + second
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ({"text": "a"}, {"text": "b"}),
+        ({"text": "<b>"}, {"text": mark_safe("<b>")}),  # escaped vs not: different HTML
+        ({"text": Decimal("1.0")}, {"text": "1.0"}),
+        ({"text": Decimal("1.0")}, {"text": Decimal("1.00")}),
+        ({"text": 1}, {"text": "1"}),
+        ({"text": None}, {"text": ""}),
+    ],
+)
+def test_contexts_that_could_draw_differently_are_drawn_apart(one, other):
+    assert fingerprint(one) != fingerprint(other)
+    cache, draw = FragmentCache(8), CountingDraw()
+    cache.render("t", one, draw)
+    cache.render("t", other, draw)
+    assert len(draw.contexts) == 2
+
+
+def test_the_template_and_the_language_are_part_of_the_key():
+    from django.utils import translation
+
+    cache, draw = FragmentCache(8), CountingDraw()
+    cache.render("t", {"text": "x"}, draw)
+    cache.render("u", {"text": "x"}, draw)
+    with translation.override("de"):
+        cache.render("t", {"text": "x"}, draw)
+    assert len(draw.contexts) == 3
+
+
+def test_a_context_it_cannot_fingerprint_is_drawn_every_time():
+    cache, draw = FragmentCache(8), CountingDraw()
+    context = {"text": "x", "thing": object()}
+    assert fingerprint(context) is None
+    cache.render("t", context, draw)
+    cache.render("t", context, draw)
+    assert len(draw.contexts) == 2
+    assert draw.contexts[0]["view_id"] != draw.contexts[1]["view_id"]
+
+
+def test_size_zero_turns_it_off():
+    cache, draw = FragmentCache(0), CountingDraw()
+    cache.render("t", {"text": "x"}, draw)
+    cache.render("t", {"text": "x"}, draw)
+    assert len(draw.contexts) == 2
+
+
+def test_the_oldest_rendering_is_forgotten_past_the_size():
+    cache, draw = FragmentCache(2), CountingDraw()
+    for text in ("a", "b", "c", "a"):
+        cache.render("t", {"text": text}, draw)
+    assert [c["text"] for c in draw.contexts] == ["a", "b", "c", "a"]
+
+
+# --- the real views ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def ideas(user, demo_catalog):
+    products = list(Product.objects.filter(active=True, stock__gt=0).order_by("pk")[:3])
+    workflow = WorkflowContext.objects.create(
+        owner=user,
+        current_step="ideas",
+        visited_steps=["brief", "ideas"],
+        brief={"relationship": "friend", "interests": ["coffee"], "currency": "USD"},
+        last_suggestions=[p.pk for p in products],
+    )
+    return workflow, products
+
+
+def redraw(workflow: WorkflowContext, locale: str = "en") -> str:
+    body = {"ok": True, "workflow_id": str(workflow.pk), "current_step": "ideas"}
+    outcome = ToolOutcome("get_workflow", body, {}, 200, "cid", workflow=workflow)
+    return render_fragment(tool="get_workflow", outcome=outcome, locale=locale)
+
+
+def without_view_id(html: str) -> str:
+    return html.replace(VIEW_ID.search(html).group(1), "")
+
+
+@override_settings(WIDGET_FRAGMENT_CACHE_SIZE=64)
+def test_a_redraw_of_an_unchanged_workflow_is_the_same_view_with_a_new_id(ideas, monkeypatch):
+    workflow, _ = ideas
+    drawn = []
+    real = fragment_cache.FragmentCache.render
+
+    def spy(self, template, context, draw):
+        return real(self, template, context, lambda c: drawn.append(template) or draw(c))
+
+    monkeypatch.setattr(fragment_cache.FragmentCache, "render", spy)
+    first, second = redraw(workflow), redraw(workflow)
+    assert drawn == ["widget/fragments/suggestions.html"]
+    assert VIEW_ID.search(first).group(1) != VIEW_ID.search(second).group(1)
+    assert without_view_id(first) == without_view_id(second)
+    # The element ids made from the view id are this view's own: a second view on the same
+    # page never shares a label target with the first.
+    assert f"gg-fcat-{VIEW_ID.search(second).group(1)}" in second
+
+
+@override_settings(WIDGET_FRAGMENT_CACHE_SIZE=64)
+def test_a_sold_out_offer_is_redrawn_sold_out_not_remembered_in_stock(ideas):
+    workflow, products = ideas
+    before = redraw(workflow)
+    assert before.count('data-testid="select-gift"') == 3
+    Product.objects.filter(pk=products[0].pk).update(stock=0)
+    after = redraw(workflow)
+    assert after.count('data-testid="select-gift"') == 2
+
+
+@override_settings(WIDGET_FRAGMENT_CACHE_SIZE=64)
+def test_each_language_gets_its_own_drawing(ideas):
+    workflow, _ = ideas
+    english, polish = redraw(workflow, "en"), redraw(workflow, "pl")
+    assert 'lang="en"' in english and 'lang="pl"' in polish
+    assert ">Select<" in english and ">Wybierz<" in polish
+
+
+@override_settings(WIDGET_FRAGMENT_CACHE_SIZE=64)
+def test_a_changed_setting_is_drawn_with_the_new_value(ideas):
+    workflow, _ = ideas
+    assert "https://pictures.example" not in redraw(workflow)
+    with override_settings(WIDGET_IMAGE_BASE_URL="https://pictures.example"):
+        assert "https://pictures.example" in redraw(workflow)
