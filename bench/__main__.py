@@ -8,6 +8,9 @@ Scenarios (each with concurrent clients, after a warm-up):
   replay         commit_order replayed with the same idempotency key (stored result)
   mcp <tool>     get_workflow and suggest_gifts as raw JSON-RPC tools/call over /mcp
                  (streamable HTTP, after initialize), to compare with the same tool over REST
+  mcp/2026 <tool> the same in the 2026-07-28 era: no handshake, a self-contained envelope
+  reference      tools/call on a pizzaz-like server (bench/reference_server.py: the same SDK,
+                 static data, no database), the throughput bar, measured in the same run
 and the size of the widget shell as a host reads it (resources/read over /mcp), gzipped.
 Beside each scenario: the CPU cores busy on average in the app's processes, the database server
 (PostgreSQL; SQLite runs inside the app) and the benchmark's own clients, to show the limit.
@@ -21,6 +24,7 @@ Without --database-url a fresh SQLite file under var/bench/ is used.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import socket
@@ -35,7 +39,10 @@ from pathlib import Path
 
 import httpx
 import psutil
+from mcp_types import CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY
+from mcp_types.version import LATEST_HANDSHAKE_VERSION, LATEST_MODERN_VERSION
 
+from bench.reference_server import TOOL_NAME as REFERENCE_TOOL
 from widget.shell import GZIP_BUDGET_BYTES, gzipped_size
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -95,7 +102,13 @@ def prepare_database(env: dict[str, str]) -> str:
     return out.stdout.strip().splitlines()[-1]
 
 
-def start_server(env: dict[str, str], port: int, *, workers: int, log: Path) -> subprocess.Popen:
+GIFTGENIUS_APP = "giftgenius.asgi:application"
+REFERENCE_APP = "bench.reference_server:app"
+
+
+def start_server(
+    env: dict[str, str], port: int, *, workers: int, log: Path, app: str = GIFTGENIUS_APP
+) -> subprocess.Popen:
     """Start uvicorn and wait until every worker has started: connections opened before a
     worker is up all go to the others, and a 2-worker run would measure one worker."""
     log.parent.mkdir(parents=True, exist_ok=True)
@@ -105,7 +118,7 @@ def start_server(env: dict[str, str], port: int, *, workers: int, log: Path) -> 
                 sys.executable,
                 "-m",
                 "uvicorn",
-                "giftgenius.asgi:application",
+                app,
                 "--host",
                 "127.0.0.1",
                 "--port",
@@ -125,9 +138,11 @@ def start_server(env: dict[str, str], port: int, *, workers: int, log: Path) -> 
     while time.monotonic() < deadline and server.poll() is None:
         started = log.read_text().count("Application startup complete.")
         try:
-            healthy = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200
+            status = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code
         except httpx.HTTPError:
-            healthy = False
+            status = None
+        # The reference server has no /healthz: any answer of its own means it is up.
+        healthy = status == 200 or (app != GIFTGENIUS_APP and status is not None)
         if healthy and started >= workers:
             return server
         time.sleep(0.2)
@@ -281,11 +296,19 @@ def tool(client: httpx.Client, name: str, body: dict) -> dict:
 
 
 class McpSession:
-    """A raw JSON-RPC client of /mcp over streamable HTTP: initialize, then tools/call."""
+    """A raw JSON-RPC client of /mcp over streamable HTTP, in either era of the protocol:
+    "handshake" (initialize, then tools/call with the negotiated version, as ChatGPT speaks
+    today) or "envelope" (2026-07-28: no handshake, each request carries its own version,
+    capabilities and routing headers). Answers may be JSON or one SSE event."""
 
-    def __init__(self, client: httpx.Client) -> None:
+    def __init__(self, client: httpx.Client, *, era: str = "handshake") -> None:
         self.client = client
+        self.era = era
         self.headers = dict(MCP_HEADERS)
+        self.next_id = 1
+        if era == "envelope":
+            self.headers["MCP-Protocol-Version"] = LATEST_MODERN_VERSION
+            return
         response = client.post(
             "/mcp",
             json={
@@ -293,7 +316,7 @@ class McpSession:
                 "id": 0,
                 "method": "initialize",
                 "params": {
-                    "protocolVersion": "2025-06-18",
+                    "protocolVersion": LATEST_HANDSHAKE_VERSION,
                     "capabilities": {},
                     "clientInfo": {"name": "giftgenius-bench", "version": "1"},
                 },
@@ -301,7 +324,7 @@ class McpSession:
             headers=self.headers,
         )
         response.raise_for_status()
-        self.headers["MCP-Protocol-Version"] = response.json()["result"]["protocolVersion"]
+        self.headers["MCP-Protocol-Version"] = rpc_body(response)["result"]["protocolVersion"]
         if session := response.headers.get("mcp-session-id"):
             self.headers["Mcp-Session-Id"] = session
         client.post(
@@ -309,24 +332,36 @@ class McpSession:
             json={"jsonrpc": "2.0", "method": "notifications/initialized"},
             headers=self.headers,
         )
-        self.next_id = 1
 
     def call(self, name: str, arguments: dict) -> dict:
         self.next_id += 1
+        params: dict = {"name": name, "arguments": arguments}
+        headers = self.headers
+        if self.era == "envelope":
+            params["_meta"] = {
+                PROTOCOL_VERSION_META_KEY: LATEST_MODERN_VERSION,
+                CLIENT_CAPABILITIES_META_KEY: {},
+            }
+            headers = {**headers, "Mcp-Method": "tools/call", "Mcp-Name": name}
         response = self.client.post(
             "/mcp",
-            json={
-                "jsonrpc": "2.0",
-                "id": self.next_id,
-                "method": "tools/call",
-                "params": {"name": name, "arguments": arguments},
-            },
-            headers=self.headers,
+            json={"jsonrpc": "2.0", "id": self.next_id, "method": "tools/call", "params": params},
+            headers=headers,
         )
-        result = response.json().get("result") or {}
-        if result.get("isError") or not result.get("structuredContent", {}).get("ok"):
+        result = rpc_body(response).get("result") or {}
+        if result.get("isError") or not result.get("structuredContent"):
+            raise SystemExit(f"{name} over /mcp failed during the benchmark: {response.text}")
+        if result["structuredContent"].get("ok") is False:
             raise SystemExit(f"{name} over /mcp failed during the benchmark: {response.text}")
         return result
+
+
+def rpc_body(response: httpx.Response) -> dict:
+    """The JSON-RPC message of a streamable HTTP answer: a JSON body or a single SSE event."""
+    if response.headers.get("content-type", "").startswith("text/event-stream"):
+        data = [line[5:] for line in response.text.splitlines() if line.startswith("data:")]
+        return json.loads(data[-1])
+    return response.json()
 
 
 def widget_shell_size(client: httpx.Client) -> tuple[str, int, int]:
@@ -388,6 +423,7 @@ def run(args: argparse.Namespace) -> None:
         for c in clients:
             tool(c, "suggest_gifts", {"workflow_id": workflows[id(c)], **BRIEF})
         sessions = {id(c): McpSession(c) for c in clients}
+        envelopes = {id(c): McpSession(c, era="envelope") for c in clients}
 
         def floor(c: httpx.Client) -> float:
             return timed(lambda: c.get("/healthz").raise_for_status())
@@ -407,6 +443,14 @@ def run(args: argparse.Namespace) -> None:
         def mcp_get_workflow(c: httpx.Client) -> float:
             body = {"workflow_id": workflows[id(c)]}
             return timed(lambda: sessions[id(c)].call("get_workflow", body))
+
+        def envelope_suggest(c: httpx.Client) -> float:
+            body = {"workflow_id": workflows[id(c)], **BRIEF}
+            return timed(lambda: envelopes[id(c)].call("suggest_gifts", body))
+
+        def envelope_get_workflow(c: httpx.Client) -> float:
+            body = {"workflow_id": workflows[id(c)]}
+            return timed(lambda: envelopes[id(c)].call("get_workflow", body))
 
         replays: list[tuple[httpx.Client, dict]] = []
         first_commits: list[float] = []  # the commit_order half of each checkout, first call
@@ -454,6 +498,8 @@ def run(args: argparse.Namespace) -> None:
             at("get_workflow", get_workflow, args.requests)
             at("mcp suggest_gifts", mcp_suggest, args.requests)
             at("mcp get_workflow", mcp_get_workflow, args.requests)
+            at(ENVELOPE_SUGGEST, envelope_suggest, args.requests)
+            at(ENVELOPE_GET_WORKFLOW, envelope_get_workflow, args.requests)
             first_commits.clear()
             at("checkout (prepare+commit)", checkout, args.checkout_requests)
             measured = sorted(first_commits[-args.checkout_requests :])
@@ -482,10 +528,48 @@ def run(args: argparse.Namespace) -> None:
             c.close()
         server.terminate()
         server.wait(10)
+    results += measure_reference(env, args)
     report(results, label=label, workers=args.workers, shell=shell, levels=args.concurrency_levels)
 
 
+def measure_reference(env: dict[str, str], args: argparse.Namespace) -> list[dict]:
+    """tools/call on the pizzaz-like reference server (bench.reference_server), with as many
+    uvicorn processes as GiftGenius had (pizzaz itself ships one), started once GiftGenius has
+    stopped so the two never share the CPU."""
+    port = free_port()
+    server = start_server(
+        env, port, workers=args.workers, log=ROOT / "var" / "bench-reference.log", app=REFERENCE_APP
+    )
+    clients = balanced_clients(
+        max(args.concurrency_levels) * CONNECTIONS_PER_CLIENT, server=server, port=port, headers={}
+    )
+    try:
+        sessions = {id(c): McpSession(c) for c in clients}
+
+        def call(c: httpx.Client) -> float:
+            return timed(lambda: sessions[id(c)].call(REFERENCE_TOOL, {"pizza_topping": "basil"}))
+
+        cpu = CpuMeter(server)
+        return [
+            {
+                **measure(
+                    REFERENCE, call, requests=args.requests, concurrency=c, clients=clients, cpu=cpu
+                ),
+                "c": c,
+            }
+            for c in args.concurrency_levels
+        ]
+    finally:
+        for c in clients:
+            c.close()
+        server.terminate()
+        server.wait(10)
+
+
 FLOOR = "floor (GET /healthz)"
+ENVELOPE_SUGGEST = "mcp/2026 suggest_gifts"
+ENVELOPE_GET_WORKFLOW = "mcp/2026 get_workflow"
+REFERENCE = "reference tools/call (pizzaz)"
 FIRST_COMMIT = "commit_order (first call)"
 REPLAY = "commit_order replay"
 
@@ -514,14 +598,23 @@ def report(
     )
     for level in levels:
         by = {r["name"]: r for r in results if r["c"] == level}
+
+        def vs(name: str, base: str, by=by) -> str:
+            return f"{by[name]['p50'] / by[base]['p50']:.2f}x"
+
         print(
-            f"c={level}: get_workflow {by['get_workflow']['p50'] / floors[level]:.2f}x floor, "
-            f"suggest_gifts {by['suggest_gifts']['p50'] / floors[level]:.2f}x floor; "
-            f"first commit_order = {by[FIRST_COMMIT]['p50'] / by[REPLAY]['p50']:.2f}x a replay; "
-            f"/mcp vs REST p50: get_workflow "
-            f"{by['mcp get_workflow']['p50'] / by['get_workflow']['p50']:.2f}x, suggest_gifts "
-            f"{by['mcp suggest_gifts']['p50'] / by['suggest_gifts']['p50']:.2f}x; "
-            f"mcp get_workflow {by['mcp get_workflow']['rps']:.0f} tools/call per second"
+            f"c={level}: p50 vs floor: get_workflow {by['get_workflow']['p50'] / floors[level]:.2f}x,"
+            f" suggest_gifts {by['suggest_gifts']['p50'] / floors[level]:.2f}x;"
+            f" first commit_order = {vs(FIRST_COMMIT, REPLAY)} a replay;"
+            f" /mcp vs REST p50: get_workflow {vs('mcp get_workflow', 'get_workflow')}"
+            f" (2026 envelope {vs(ENVELOPE_GET_WORKFLOW, 'get_workflow')}),"
+            f" suggest_gifts {vs('mcp suggest_gifts', 'suggest_gifts')}"
+            f" (2026 envelope {vs(ENVELOPE_SUGGEST, 'suggest_gifts')});"
+            f" get_workflow over /mcp {by['mcp get_workflow']['rps']:.0f}/s"
+            f" and {by[ENVELOPE_GET_WORKFLOW]['rps']:.0f}/s (2026 envelope)"
+            f" vs the pizzaz-like reference {by[REFERENCE]['rps']:.0f}/s"
+            f" = {by['mcp get_workflow']['rps'] / by[REFERENCE]['rps']:.2f}x"
+            f" and {by[ENVELOPE_GET_WORKFLOW]['rps'] / by[REFERENCE]['rps']:.2f}x"
         )
 
 
