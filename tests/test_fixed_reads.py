@@ -1,0 +1,92 @@
+"""giftgenius.fixed_reads reads rows exactly as the ORM does (every field converted by the
+backend's and the field's own converters), only through statements written once (issue 12).
+Run on SQLite and PostgreSQL: the converters differ per backend (UUIDs, JSON, booleans,
+decimals and aware datetimes are the ones that would come back raw)."""
+
+from __future__ import annotations
+
+import uuid
+from decimal import Decimal
+
+import pytest
+from django.db.models import Model
+
+from checkout.models import IdempotencyKey
+from giftgenius.fixed_reads import one_row, rows_by_pk
+from giftgenius.models import Product, WorkflowContext
+from tests.fixtures import draft_order, make_product, start, suggest
+
+pytestmark = pytest.mark.usefixtures("demo_catalog")
+
+
+def field_values(instance: Model) -> dict[str, object]:
+    return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
+
+
+def assert_read_as_the_orm_reads(read: Model | None, expected: Model) -> None:
+    assert read is not None and type(read) is type(expected)
+    got, want = field_values(read), field_values(expected)
+    assert got == want
+    # Equal is not enough: a raw "1" or a naive datetime can compare equal to nothing else but
+    # would break its users, so the Python types must be the ORM's too.
+    assert {k: type(v) for k, v in got.items()} == {k: type(v) for k, v in want.items()}
+    assert read._state.adding is False and read._state.db == expected._state.db
+
+
+def test_a_workflow_with_json_uuid_and_datetimes_reads_as_the_orm_reads(api, user):
+    workflow_id = start(api)
+    suggest(api, workflow_id)
+    expected = WorkflowContext.objects.get(pk=workflow_id)
+    assert expected.brief and expected.last_suggestions  # JSON fields with content
+
+    read = one_row(WorkflowContext, id=uuid.UUID(workflow_id), owner=user.pk)
+
+    assert_read_as_the_orm_reads(read, expected)
+    assert read.updated_at.tzinfo is not None
+
+
+def test_an_idempotency_key_reads_as_the_orm_reads(api):
+    draft_order(api)  # prepare_order stores its key, settled with its response
+    key = IdempotencyKey.objects.get(tool="prepare_order")
+
+    read = one_row(IdempotencyKey, principal=key.principal, tool=key.tool, key=key.key)
+
+    assert_read_as_the_orm_reads(read, key)
+
+
+def test_no_matching_row_is_none(user, other_user, api):
+    workflow_id = uuid.UUID(start(api))
+
+    assert one_row(WorkflowContext, id=uuid.uuid4(), owner=user.pk) is None
+    assert one_row(WorkflowContext, id=workflow_id, owner=other_user.pk) is None
+
+
+def test_rows_by_pk_loads_the_asked_fields_converted_and_defers_the_rest():
+    inactive = make_product(sku="GG-FIXED-READS", stock=0, price="12.50")
+    Product.objects.filter(pk=inactive.pk).update(active=False)
+    others = list(Product.objects.filter(active=True).order_by("pk")[:3])
+
+    read = rows_by_pk(
+        Product, pks=[inactive.pk, *(p.pk for p in others)], fields=("stock", "active")
+    )
+
+    by_id = {row.pk: row for row in read}
+    assert set(by_id) == {inactive.pk, *(p.pk for p in others)}
+    assert by_id[inactive.pk].active is False and by_id[inactive.pk].stock == 0
+    assert all(by_id[p.pk].active is True and by_id[p.pk].stock == p.stock for p in others)
+    row = by_id[inactive.pk]
+    assert row.get_deferred_fields() >= {"price", "sku", "name"}
+    assert row.price == Decimal("12.50") and type(row.price) is Decimal  # loaded on access
+
+
+def test_rows_by_pk_of_no_ids_asks_nothing(django_assert_num_queries):
+    with django_assert_num_queries(0):
+        assert rows_by_pk(Product, pks=[], fields=("stock",)) == []
+
+
+def test_rows_by_pk_skips_unknown_ids():
+    product = Product.objects.filter(active=True).first()
+
+    read = rows_by_pk(Product, pks=[product.pk, 10**9], fields=("sku",))
+
+    assert [(row.pk, row.sku) for row in read] == [(product.pk, product.sku)]
