@@ -86,14 +86,22 @@ def live_url() -> Iterator[str]:
 class McpTestClient:
     """The mcp SDK client over streamable HTTP, wrapped for synchronous tests.
 
-    Each call opens a connection and does the legacy initialize handshake, as ChatGPT does, so
-    the test code between calls is ordinary synchronous code (ORM assertions included).
+    Each call opens a connection (by default with the legacy initialize handshake, as ChatGPT
+    does), so the test code between calls is ordinary synchronous code (ORM assertions included).
     """
 
     def __init__(
-        self, base_url: str, *, token: str | None = None, headers: dict[str, str] | None = None
+        self,
+        base_url: str,
+        *,
+        token: str | None = None,
+        headers: dict[str, str] | None = None,
+        mode: str = "legacy",
     ) -> None:
+        """`mode` is the SDK client's: "legacy" (the initialize handshake, as ChatGPT speaks
+        today), "auto" (discover, as a current SDK client does) or a 2026-07-28 version pin."""
         self.url = base_url.rstrip("/") + "/mcp"
+        self.mode = mode
         self.headers = dict(headers or {})
         if token:
             self.headers["Authorization"] = f"Bearer {token}"
@@ -106,7 +114,9 @@ class McpTestClient:
             timeout = httpx2.Timeout(30, read=120)
             async with (
                 httpx2.AsyncClient(headers=self.headers, timeout=timeout) as http,
-                Client(streamable_http_client(self.url, http_client=http), mode="legacy") as client,
+                Client(
+                    streamable_http_client(self.url, http_client=http), mode=self.mode
+                ) as client,
             ):
                 return await action(client)
 

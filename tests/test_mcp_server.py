@@ -4,6 +4,7 @@ resource, host/origin protection, principals, locale, correlation id and the err
 from __future__ import annotations
 
 import json
+import re
 
 import httpx2
 import pytest
@@ -190,6 +191,107 @@ def test_a_foreign_origin_is_rejected_and_chatgpt_is_accepted(live_url):
     )
     assert chatgpt.status_code == 200
     assert chatgpt.json()["result"]["serverInfo"]["name"] == "giftgenius"
+
+
+# The 2026-07-28 era: no handshake, every request a self-contained envelope. The SDK serves it on
+# its own path (no per-request session); a current SDK client in "auto" mode discovers it.
+ENVELOPE_ERA = "2026-07-28"
+
+
+def envelope_call(tool: str, arguments: dict | None = None) -> dict:
+    return {
+        "jsonrpc": "2.0",
+        "id": 7,
+        "method": "tools/call",
+        "params": {
+            "name": tool,
+            "arguments": arguments or {},
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": ENVELOPE_ERA,
+                "io.modelcontextprotocol/clientCapabilities": {},
+            },
+        },
+    }
+
+
+def envelope_headers(tool: str) -> dict:
+    return {
+        **ACCEPT,
+        "MCP-Protocol-Version": ENVELOPE_ERA,
+        "Mcp-Method": "tools/call",
+        "Mcp-Name": tool,
+    }
+
+
+def without_view_id(html: str) -> str:
+    (view_id,) = set(re.findall(r'data-gg-view="([0-9a-f]{32})"', html))
+    return html.replace(view_id, "VIEW")
+
+
+@LIVE
+def test_a_current_sdk_client_discovers_the_2026_era(live_url):
+    version, server_info = McpTestClient(live_url, mode="auto").handshake()
+    assert version == ENVELOPE_ERA
+    assert server_info.name == "giftgenius"
+    tools = McpTestClient(live_url, mode=ENVELOPE_ERA).list_tools()
+    assert sorted(t.name for t in tools) == sorted(REGISTRY)
+
+
+@LIVE
+def test_the_2026_era_answers_a_tool_call_as_the_handshake_era_does(live_url, user):
+    token = issue_api_token(user=user)
+    envelope = McpTestClient(live_url, token=token, mode=ENVELOPE_ERA)
+    handshake = McpTestClient(live_url, token=token)
+    workflow_id = envelope.call("start_gift_workflow", {}).structured_content["workflow_id"]
+    assert WorkflowContext.objects.get(id=workflow_id).owner == user
+    envelope.call("suggest_gifts", {"workflow_id": workflow_id, **BRIEF})
+
+    answers = [c.call("get_workflow", {"workflow_id": workflow_id}) for c in (envelope, handshake)]
+
+    new, old = (dump(a) for a in answers)
+    assert new["isError"] is False and new["structuredContent"]["current_step"] == "ideas"
+    assert new["structuredContent"] == old["structuredContent"]
+    assert new["content"] == old["content"]
+    # The same widget view, drawn apart (each draw has its own view id).
+    assert without_view_id(new["_meta"]["html"]) == without_view_id(old["_meta"]["html"])
+    assert 'data-gg-workflow="' + workflow_id in new["_meta"]["html"]
+    assert new["_meta"]["locale"] == old["_meta"]["locale"] == "en"
+
+
+@LIVE
+def test_the_2026_era_still_needs_credentials(live_url):
+    result = McpTestClient(live_url, mode=ENVELOPE_ERA).call("start_gift_workflow", {})
+    assert result.is_error is True
+    assert result.structured_content["error"]["code"] == "UNAUTHORIZED"
+
+    # A bad token is refused at the HTTP layer (the OAuth challenge), before any tool runs.
+    response = httpx2.post(
+        f"{live_url}/mcp",
+        json=envelope_call("start_gift_workflow"),
+        headers={**envelope_headers("start_gift_workflow"), "Authorization": "Bearer gg_bad"},
+    )
+    assert response.status_code == 401
+    assert 'error="invalid_token"' in response.headers["www-authenticate"]
+    assert not WorkflowContext.objects.exists()
+
+
+@LIVE
+def test_a_2026_request_without_its_envelope_is_a_precise_json_rpc_error(live_url, user):
+    call = envelope_call("start_gift_workflow")
+    del call["params"]["_meta"]
+    headers = {
+        **envelope_headers("start_gift_workflow"),
+        "Authorization": f"Bearer {issue_api_token(user=user)}",
+    }
+
+    response = httpx2.post(f"{live_url}/mcp", json=call, headers=headers)
+
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == -32602  # INVALID_PARAMS
+    assert "protocolVersion" in error["message"] and "clientCapabilities" in error["message"]
+    assert "Traceback" not in response.text
+    assert not WorkflowContext.objects.exists()
 
 
 @LIVE
