@@ -75,7 +75,7 @@ class Action:
 
     @property
     def url(self) -> str:
-        return _action_url(get_script_prefix(), self.tool)
+        return action_url(self.tool)
 
     @property
     def args_json(self) -> str:
@@ -295,6 +295,11 @@ def _gift_card(
     return card
 
 
+def action_url(tool: str) -> str:
+    """The widget's endpoint for `tool` (a button's or form's target)."""
+    return _action_url(get_script_prefix(), tool)
+
+
 @lru_cache(maxsize=256)
 def _action_url(script_prefix: str, tool: str) -> str:
     """Reversing costs more than the rest of a button; the URL depends only on these two."""
@@ -342,14 +347,14 @@ def filters_context(workflow_id: Any, brief: dict[str, Any]) -> dict[str, Any] |
     kept = {k: brief[k] for k in ("relationship", "currency", "age") if brief.get(k) is not None}
     query = " ".join(interests)
     return {
-        "price_url": reverse("widget:action", args=["suggest_gifts"]),
+        "price_url": action_url("suggest_gifts"),
         "price_args": json.dumps(
             {"workflow_id": str(workflow_id), "interests": interests, **kept}, default=str
         ),
         "budget_min": brief.get("budget_min") or DEFAULT_BRIEF["budget_min"],
         "budget_max": brief.get("budget_max") or DEFAULT_BRIEF["budget_max"],
         "currency": brief.get("currency") or "USD",
-        "category_url": reverse("widget:action", args=["search_products"]),
+        "category_url": action_url("search_products"),
         "category_args": json.dumps(
             {"workflow_id": str(workflow_id), "query": query[:200], "limit": 24}
         ),
@@ -474,7 +479,7 @@ def brief_context(workflow_id: Any, brief: dict[str, Any]) -> dict[str, Any]:
         },
         "form_args": json.dumps({"workflow_id": str(workflow_id)} if workflow_id else {}),
         "form_inherit": "" if workflow_id else "workflow_id",
-        "action_url": reverse("widget:action", args=["suggest_gifts"]),
+        "action_url": action_url("suggest_gifts"),
     }
 
 
@@ -532,7 +537,7 @@ def checkout_context(body: dict[str, Any]) -> dict[str, Any]:
         "selected_method": selected,
         "shipping": DEMO_SHIPPING,
         "form_args": json.dumps({"workflow_id": str(workflow_id)}),
-        "action_url": reverse("widget:action", args=["prepare_order"]),
+        "action_url": action_url("prepare_order"),
         # Back to the chosen gift (a no-op move while the workflow is still at gift_selected).
         "back": _back(workflow_id, "gift_selected"),
     }
