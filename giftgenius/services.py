@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from giftgenius import workflow as steps
 from giftgenius.errors import ToolError
+from giftgenius.fixed_writes import update_where
 from giftgenius.models import Product, Step, WorkflowContext
 from giftgenius.registry import step_gate_error
 
@@ -26,21 +27,23 @@ def record_ideas(
     """Remember the brief and what was offered; a new brief replaces an earlier selection.
 
     `workflow` is the row as this call read it (changed in place). One conditional UPDATE
-    applies the change if the row is still as read (same step, same updated_at); after a
+    (a fixed statement, giftgenius.fixed_writes) applies the change if the row is still as read (same step, same updated_at); after a
     concurrent change it locks the row and applies the change to what is there now (issue 12).
     """
     read_step, read_at = workflow.current_step, workflow.updated_at
     _with_ideas(workflow, brief=brief, product_ids=product_ids)
     workflow.updated_at = timezone.now()
-    changed = WorkflowContext.objects.filter(
-        pk=workflow.pk, current_step=read_step, updated_at=read_at
-    ).update(
-        current_step=workflow.current_step,
-        visited_steps=workflow.visited_steps,
-        brief=workflow.brief,
-        last_suggestions=workflow.last_suggestions,
-        selected_product=workflow.selected_product_id,
-        updated_at=workflow.updated_at,
+    changed = update_where(
+        WorkflowContext,
+        where={"id": workflow.pk, "current_step": read_step, "updated_at": read_at},
+        values={
+            "current_step": workflow.current_step,
+            "visited_steps": workflow.visited_steps,
+            "brief": workflow.brief,
+            "last_suggestions": workflow.last_suggestions,
+            "selected_product": workflow.selected_product_id,
+            "updated_at": workflow.updated_at,
+        },
     )
     if changed:
         return workflow
