@@ -250,33 +250,57 @@ def sellable_candidates(
     for an age and with a tag or category among `interests`. One query whatever the catalog size
     (plus a reload of the snapshot when it is stale or meets a product it does not know);
     sellability (active, stock, price, age) is always decided by the database."""
-    filters = Q(active=True, currency=currency, stock__gt=0)
+    # A fixed statement per shape (giftgenius.fixed_reads): building it with the ORM cost more
+    # than running it. Sellable: active, priced in `currency`, in stock, within the range.
+    where = ["{active}", "{currency} = %s", "{stock} > %s"]
+    params: list[tuple[str, Any]] = [("currency", currency), ("stock", 0)]
     if min_price is not None:
-        filters &= Q(price__gte=min_price)
+        where.append("{price} >= %s")
+        params.append(("price", min_price))
     if max_price is not None:
-        filters &= Q(price__lte=max_price)
+        where.append("{price} <= %s")
+        params.append(("price", max_price))
     if age is not None:
-        filters &= Q(age_min__lte=age, age_max__gte=age)
+        where.append("{age_min} <= %s AND {age_max} >= %s")
+        params += [("age_min", age), ("age_max", age)]
 
     def fetch() -> list[CatalogItem]:
         snapshot = _fresh_snapshot()
-        narrowed = filters
+        narrowed, narrowed_params = list(where), list(params)
         wanted: set[str] | None = None
         if interests is not None:
             wanted = set(interests)
-            named = set().union(*(snapshot.by_interest.get(word, ()) for word in wanted))
+            named = sorted(set().union(*(snapshot.by_interest.get(word, ()) for word in wanted)))
             if len(named) <= MAX_NARROWED_IDS:
                 # Only products the interests name (issue 12: ranking ~500 products to keep a
                 # few cost a third of suggest_gifts); products newer than the snapshot are read
                 # too, so a new product is offered at once.
-                narrowed &= Q(pk__in=named) | Q(pk__gt=snapshot.max_id)
-        live = Product.objects.filter(narrowed).values_list("id", *_LIVE_FIELDS)
-        items = _live_items(list(live), snapshot)
+                ids = _padded(named)
+                marks = ", ".join(["%s"] * len(ids))
+                narrowed.append(f"({{id}} IN ({marks}) OR {{id}} > %s)" if ids else "{id} > %s")
+                narrowed_params += [("id", pid) for pid in ids] + [("id", snapshot.max_id)]
+        live = fixed_reads.values_where(
+            Product,
+            fields=("id", *_LIVE_FIELDS),
+            where=" AND ".join(narrowed),
+            params=narrowed_params,
+            order_by="sku",
+        )
+        items = _live_items(live, snapshot)
         if wanted is None:
             return items
         return [item for item in items if wanted & {*item.tags, item.category}]
 
     return _with_retries(fetch)
+
+
+def _padded(ids: list[int]) -> list[int]:
+    """`ids` repeated at the end up to the next power of two: an IN list then has one of a few
+    lengths, so a few statements serve every brief (a repeated id matches nothing more)."""
+    if not ids:
+        return ids
+    size = 1 << (len(ids) - 1).bit_length()
+    return ids + [ids[-1]] * (size - len(ids))
 
 
 def items_by_id(product_ids: Iterable[int]) -> dict[int, CatalogItem]:

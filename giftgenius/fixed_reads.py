@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, TypeVar
 
 from django.db import connection
@@ -32,7 +32,8 @@ class _Reader:
     # (column index, converters, the column expression they expect), only where there are any
     converters: tuple[tuple[int, tuple[Callable[..., Any], ...], Any], ...]
 
-    def rows(self, params: Sequence[Any]) -> list[Any]:
+    def values(self, params: Sequence[Any]) -> list[list[Any]]:
+        """Each row's values, converted, in the order of `attnames`."""
         with connection.cursor() as cursor:
             cursor.execute(self.statement, params)
             fetched = cursor.fetchall()
@@ -42,12 +43,16 @@ class _Reader:
             for index, converters, column in self.converters:
                 for convert in converters:
                     values[index] = convert(values[index], column, connection)
-            found.append(self.model.from_db(connection.alias, self.attnames, values))
+            found.append(values)
         return found
 
+    def rows(self, params: Sequence[Any]) -> list[Any]:
+        return [self.model.from_db(connection.alias, self.attnames, v) for v in self.values(params)]
 
-def _reader(model: type[Model], fields: Sequence[Any], where: str) -> _Reader:
-    """`fields` in the model's concrete order (Model.from_db defers any other by position)."""
+
+def _reader(model: type[Model], fields: Sequence[Any], where: str, order: str = "") -> _Reader:
+    """`fields` in the model's concrete order for `rows` (Model.from_db defers any other by
+    position); any order for `values`."""
     meta = model._meta
     q = connection.ops.quote_name
     selected = ", ".join(q(field.column) for field in fields)
@@ -59,7 +64,7 @@ def _reader(model: type[Model], fields: Sequence[Any], where: str) -> _Reader:
             converters.append((index, found, column))
     return _Reader(
         model=model,
-        statement=f"SELECT {selected} FROM {q(meta.db_table)} WHERE {where}",  # noqa: S608 (model names)
+        statement=f"SELECT {selected} FROM {q(meta.db_table)} WHERE {where}{order}",  # noqa: S608
         attnames=tuple(field.attname for field in fields),
         converters=tuple(converters),
     )
@@ -99,3 +104,33 @@ def rows_by_pk(model: type[M], *, pks: list[Any], fields: tuple[str, ...]) -> li
     meta = model._meta
     params = [meta.pk.get_db_prep_value(pk, connection) for pk in pks]
     return _in_reader(model, fields, len(params), connection.vendor).rows(params)
+
+
+@lru_cache(maxsize=256)
+def _where_reader(
+    model: type[Model], fields: tuple[str, ...], where: str, order_by: str, vendor: str
+) -> _Reader:
+    del vendor
+    meta = model._meta
+    q = connection.ops.quote_name
+    columns = {field.name: q(field.column) for field in meta.concrete_fields}
+    order = f" ORDER BY {columns[order_by]}" if order_by else ""
+    return _reader(model, [meta.get_field(name) for name in fields], where.format(**columns), order)
+
+
+def values_where(
+    model: type[M],
+    *,
+    fields: tuple[str, ...],
+    where: str,
+    params: Sequence[tuple[str, Any]],
+    order_by: str = "",
+) -> list[list[Any]]:
+    """The converted values of `fields` of the rows matching `where`, SQL in which `{name}`
+    stands for a field's column and each `%s` for one of `params`: (field name, value) pairs,
+    prepared by that field. Each distinct `where` is one cached statement, so keep their
+    number small (build variable parts such as IN lists with a bounded set of lengths)."""
+    meta = model._meta
+    prepared = [meta.get_field(name).get_db_prep_value(v, connection) for name, v in params]
+    reader = _where_reader(model, fields, where, order_by, connection.vendor)
+    return reader.values(prepared)
