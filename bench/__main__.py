@@ -436,21 +436,15 @@ def run(args: argparse.Namespace) -> None:
         def get_workflow(c: httpx.Client) -> float:
             return timed(lambda: tool(c, "get_workflow", {"workflow_id": workflows[id(c)]}))
 
-        def mcp_suggest(c: httpx.Client) -> float:
-            body = {"workflow_id": workflows[id(c)], **BRIEF}
-            return timed(lambda: sessions[id(c)].call("suggest_gifts", body))
+        def over_mcp(era: dict[int, McpSession], name: str) -> Callable[[httpx.Client], float]:
+            """`name` as tools/call in one era's sessions, with the REST scenario's arguments."""
+            brief = BRIEF if name == "suggest_gifts" else {}
 
-        def mcp_get_workflow(c: httpx.Client) -> float:
-            body = {"workflow_id": workflows[id(c)]}
-            return timed(lambda: sessions[id(c)].call("get_workflow", body))
+            def call(c: httpx.Client) -> float:
+                body = {"workflow_id": workflows[id(c)], **brief}
+                return timed(lambda: era[id(c)].call(name, body))
 
-        def envelope_suggest(c: httpx.Client) -> float:
-            body = {"workflow_id": workflows[id(c)], **BRIEF}
-            return timed(lambda: envelopes[id(c)].call("suggest_gifts", body))
-
-        def envelope_get_workflow(c: httpx.Client) -> float:
-            body = {"workflow_id": workflows[id(c)]}
-            return timed(lambda: envelopes[id(c)].call("get_workflow", body))
+            return call
 
         replays: list[tuple[httpx.Client, dict]] = []
         first_commits: list[float] = []  # the commit_order half of each checkout, first call
@@ -496,10 +490,10 @@ def run(args: argparse.Namespace) -> None:
             at(FLOOR, floor, args.requests)
             at("suggest_gifts", suggest, args.requests)
             at("get_workflow", get_workflow, args.requests)
-            at("mcp suggest_gifts", mcp_suggest, args.requests)
-            at("mcp get_workflow", mcp_get_workflow, args.requests)
-            at(ENVELOPE_SUGGEST, envelope_suggest, args.requests)
-            at(ENVELOPE_GET_WORKFLOW, envelope_get_workflow, args.requests)
+            at("mcp suggest_gifts", over_mcp(sessions, "suggest_gifts"), args.requests)
+            at("mcp get_workflow", over_mcp(sessions, "get_workflow"), args.requests)
+            at(ENVELOPE_SUGGEST, over_mcp(envelopes, "suggest_gifts"), args.requests)
+            at(ENVELOPE_GET_WORKFLOW, over_mcp(envelopes, "get_workflow"), args.requests)
             first_commits.clear()
             at("checkout (prepare+commit)", checkout, args.checkout_requests)
             measured = sorted(first_commits[-args.checkout_requests :])
