@@ -24,7 +24,7 @@ M = TypeVar("M", bound=Model)
 
 @dataclass(frozen=True)
 class _Reader:
-    """A fixed statement and how to turn its rows into `model` instances."""
+    """A fixed statement and how to convert its rows: to values, or to `model` instances."""
 
     model: type[Model]
     statement: str

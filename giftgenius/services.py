@@ -26,9 +26,10 @@ def record_ideas(
 ) -> WorkflowContext:
     """Remember the brief and what was offered; a new brief replaces an earlier selection.
 
-    `workflow` is the row as this call read it (changed in place). One conditional UPDATE
-    (a fixed statement, giftgenius.fixed_writes) applies the change if the row is still as read (same step, same updated_at); after a
-    concurrent change it locks the row and applies the change to what is there now (issue 12).
+    `workflow` is the row as this call read it (changed in place). One conditional UPDATE (a
+    fixed statement, giftgenius.fixed_writes) applies the change if the row is still as read
+    (same step, same updated_at); after a concurrent change it locks the row and applies the
+    change to what is there now (issue 12).
     """
     read_step, read_at = workflow.current_step, workflow.updated_at
     _with_ideas(workflow, brief=brief, product_ids=product_ids)
