@@ -213,9 +213,11 @@ DESCRIPTION_WORDS = 22
 DESCRIPTION_CHARS = 70  # for text written without spaces (Chinese, Japanese)
 
 
+@lru_cache(maxsize=4096)
 def short_description(text: str) -> str:
     """At most DESCRIPTION_WORDS words, cut between words with an ellipsis; text without spaces
-    is cut by characters, since there every character boundary is a word boundary."""
+    is cut by characters, since there every character boundary is a word boundary. Cached:
+    every redraw of a list truncates the same few catalog texts again."""
     if len(text.split()) > 1:
         return Truncator(text).words(DESCRIPTION_WORDS, truncate="…")
     return Truncator(text).chars(DESCRIPTION_CHARS, truncate="…")
@@ -253,12 +255,18 @@ def picture(item: dict[str, Any]) -> dict[str, Any] | None:
         return None
     name = item.get("name", "")
     return {
-        "src": urljoin(_picture_origin.get(), src),
+        "src": _absolute_url(_picture_origin.get(), src),
         "width": item.get("image_width") or 320,
         "height": item.get("image_height") or 240,
         "alt": item.get("image_alt") or name,
         "initial": name[:1].upper(),
     }
+
+
+@lru_cache(maxsize=4096)
+def _absolute_url(origin: str, src: str) -> str:
+    """urljoin parses both URLs on every call; a catalog has few pictures and one origin."""
+    return urljoin(origin, src)
 
 
 def _gift_card(
