@@ -15,8 +15,8 @@ from functools import cache
 from typing import Any
 from urllib.parse import urlsplit
 
-import anyio
 import orjson
+from anyio import to_thread
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.db import close_old_connections
@@ -347,7 +347,7 @@ class GiftGeniusMCPServer(MCPServer):
             request = call_request(name, arguments, context)
             # anyio's worker threads copy the context without asgiref's per-call bookkeeping
             # (its context restore was ~5 % of a call's CPU); the ORM needs no shared thread.
-            return await anyio.to_thread.run_sync(run_tool_call, request)
+            return await to_thread.run_sync(run_tool_call, request)
         except Exception:
             # The SDK would send str(exc) to the client; the contract sends INTERNAL_ERROR instead.
             log.exception("mcp_call_crashed", tool=name)
