@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from giftgenius.settings.databases import database_settings
+from giftgenius.settings.databases import PREPARE_THRESHOLD, database_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -74,3 +74,24 @@ def test_the_app_migrates_and_starts_on_a_sqlite_database_url(tmp_path):
         assert done.returncode == 0, done.stderr
     assert (tmp_path / "app.sqlite3").stat().st_size > 0
     assert (tmp_path / "app-payment-ledger.sqlite3").stat().st_size > 0
+
+
+def test_postgresql_prepares_repeated_statements_unless_told_not_to():
+    def options(**kwargs):
+        dbs = database_settings(
+            url="postgres://shop@db/shop", default_sqlite_path=Path("x"), conn_max_age=0, **kwargs
+        )
+        return dbs["default"]["OPTIONS"], dbs["payment_ledger"]["OPTIONS"]
+
+    on = {"server_side_binding": True, "prepare_threshold": PREPARE_THRESHOLD}
+    assert options() == (on, on)
+    # Behind a pooler in transaction mode prepared statements would land on other sessions.
+    assert options(prepared_statements=False) == ({}, {})
+
+
+def test_sqlite_gets_no_postgresql_options(tmp_path):
+    dbs = database_settings(
+        url=f"sqlite:///{tmp_path}/a.db", default_sqlite_path=Path("x"), conn_max_age=0
+    )
+    assert "server_side_binding" not in dbs["default"]["OPTIONS"]
+    assert "prepare_threshold" not in dbs["payment_ledger"]["OPTIONS"]

@@ -5,11 +5,13 @@ from __future__ import annotations
 import uuid
 from datetime import timedelta
 
+import pytest
 from django.db import connection
 from django.utils import timezone
 
 from giftgenius import loop_guard
 from giftgenius.models import ToolCallLog
+from giftgenius.settings.databases import PREPARE_THRESHOLD
 
 WORKFLOW = uuid.uuid4()
 
@@ -75,3 +77,24 @@ def test_the_guard_reads_through_the_partial_failure_index(db):
         cursor.execute(explain + sql, params)
         plan = " ".join(str(part) for line in cursor.fetchall() for part in line)
     assert "toolcalllog_failures_idx" in plan
+
+
+@pytest.mark.postgres(reason="prepared statements are PostgreSQL's")
+def test_on_postgresql_the_guard_read_is_prepared_once_and_then_reused(db):
+    """Planning it took longer than running it, so a connection prepares it (issue 12)."""
+    runs = PREPARE_THRESHOLD + 3
+    for _ in range(runs):
+        assert count() == 0
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT statement, generic_plans + custom_plans FROM pg_prepared_statements"
+            " WHERE statement LIKE %s",
+            ["%arguments_fingerprint%"],
+        )
+        prepared = cursor.fetchall()
+    assert len(prepared) == 1, prepared
+    statement, executions = prepared[0]
+    assert "toolcalllog" in statement and "$1" in statement  # bound on the server
+    # psycopg runs it PREPARE_THRESHOLD times unprepared, then prepares it; each later run
+    # executes that one prepared statement.
+    assert executions == runs - PREPARE_THRESHOLD

@@ -99,6 +99,7 @@ DATABASES = database_settings(
         os.environ.get("SQLITE_PATH", BASE_DIR / "var" / "giftgenius.sqlite3")
     ),
     conn_max_age=CONN_MAX_AGE,
+    prepared_statements=env_bool("DATABASE_PREPARED_STATEMENTS", True),
 )
 DATABASE_ROUTERS = ["checkout.payments.router.PaymentLedgerRouter"]
 
