@@ -12,8 +12,9 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from django.db import connection
 from django.db.models import Model
+
+from giftgenius.fixed_reads import default_db
 
 
 @cache
@@ -22,7 +23,7 @@ def _statement(
 ) -> str:
     del vendor  # cached per database vendor: the quoting is the connection's
     meta = model._meta
-    q = connection.ops.quote_name
+    q = default_db().ops.quote_name
     sets = ", ".join(f"{q(meta.get_field(name).column)} = %s" for name in assigned)
     where = " AND ".join(f"{q(meta.get_field(name).column)} = %s" for name in matched)
     return f"UPDATE {q(meta.db_table)} SET {sets} WHERE {where}"  # noqa: S608 (model names)
@@ -30,10 +31,11 @@ def _statement(
 
 def update_where(model: type[Model], *, where: dict[str, Any], values: dict[str, Any]) -> int:
     """Set `values` on the rows whose fields equal `where`; returns how many rows changed."""
+    db = default_db()
     meta = model._meta
-    params = [meta.get_field(name).get_db_prep_save(v, connection) for name, v in values.items()]
-    params += [meta.get_field(name).get_db_prep_value(v, connection) for name, v in where.items()]
-    statement = _statement(model, tuple(values), tuple(where), connection.vendor)
-    with connection.cursor() as cursor:
+    params = [meta.get_field(name).get_db_prep_save(v, db) for name, v in values.items()]
+    params += [meta.get_field(name).get_db_prep_value(v, db) for name, v in where.items()]
+    statement = _statement(model, tuple(values), tuple(where), db.vendor)
+    with db.cursor() as cursor:
         cursor.execute(statement, params)
         return cursor.rowcount

@@ -17,10 +17,10 @@ from datetime import timedelta
 from functools import cache
 
 from django.conf import settings
-from django.db import connection
 from django.utils import timezone
 
 from giftgenius.errors import ToolError
+from giftgenius.fixed_reads import default_db
 from giftgenius.models import ToolCallLog, ToolCallStatus
 
 # A refusal by the guard itself, or a call still running under its key, is not a new attempt.
@@ -31,7 +31,7 @@ NOT_COUNTED = ("IDEMPOTENCY_IN_PROGRESS", "RETRY_LIMIT_EXCEEDED")
 def _statement(vendor: str) -> str:
     del vendor  # cached per database vendor: the quoting is the connection's
     meta = ToolCallLog._meta
-    q = connection.ops.quote_name
+    q = default_db().ops.quote_name
 
     def col(name: str) -> str:
         return q(meta.get_field(name).column)
@@ -51,18 +51,19 @@ def recent_failures(
 ) -> int:
     """How many counted failures there are in the window, up to `limit`."""
     since = timezone.now() - timedelta(seconds=settings.LOOP_GUARD_WINDOW_SECONDS)
+    db = default_db()
     fields = ToolCallLog._meta
     params = [
-        fields.get_field("workflow_id").get_db_prep_value(workflow_id, connection),
+        fields.get_field("workflow_id").get_db_prep_value(workflow_id, db),
         tool,
         guard_print,
-        fields.get_field("created_at").get_db_prep_value(since, connection),
+        fields.get_field("created_at").get_db_prep_value(since, db),
         principal,
         *NOT_COUNTED,
         limit,
     ]
-    with connection.cursor() as cursor:
-        cursor.execute(_statement(connection.vendor), params)
+    with db.cursor() as cursor:
+        cursor.execute(_statement(db.vendor), params)
         return len(cursor.fetchall())
 
 
