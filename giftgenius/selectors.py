@@ -86,7 +86,7 @@ def rank_gifts(candidates: list[CatalogItem], brief: Brief, *, limit: int) -> li
     middle = (brief.budget_min + brief.budget_max) / 2
     span = max(brief.budget_max - brief.budget_min, Decimal(1))
     hints = set(RELATIONSHIP_HINTS.get(brief.relationship, ()))
-    ranked = []
+    scored = []
     for item in candidates:
         if not (
             _in_budget(item, brief.budget_min, brief.budget_max) and _fits_age(item, brief.age)
@@ -98,11 +98,18 @@ def rank_gifts(candidates: list[CatalogItem], brief: Brief, *, limit: int) -> li
         closeness = 1 - float(abs(item.price - middle) / span)
         hinted = bool(hints & set(item.tags))
         score = 10 * len(hits) + 2 * closeness + (1 if hinted else 0) + min(item.stock, 20) / 100
-        facts = match_facts(hits=hits, age=brief.age, price=item.price)
-        reasons = tuple(english_reason(fact, currency=item.currency) for fact in facts)
-        ranked.append(RankedGift(item, score, reasons))
-    ranked.sort(key=lambda gift: (-gift.score, gift.item.price, gift.item.sku))
-    return ranked[:limit]
+        scored.append((score, item, hits))
+    scored.sort(key=lambda found: (-found[0], found[1].price, found[1].sku))
+    # Reasons only for the gifts kept: wording them for every candidate cost a third of this.
+    return [
+        RankedGift(item, score, _reasons(item, hits, brief.age))
+        for score, item, hits in scored[:limit]
+    ]
+
+
+def _reasons(item: CatalogItem, hits: list[str], age: int | None) -> tuple[str, ...]:
+    facts = match_facts(hits=hits, age=age, price=item.price)
+    return tuple(english_reason(fact, currency=item.currency) for fact in facts)
 
 
 @dataclass(frozen=True)
