@@ -275,10 +275,17 @@ def sellable_candidates(
                 # Only products the interests name (issue 12: ranking ~500 products to keep a
                 # few cost a third of suggest_gifts); products newer than the snapshot are read
                 # too, so a new product is offered at once.
-                ids = _padded(named)
-                marks = ", ".join(["%s"] * len(ids))
-                narrowed.append(f"({{id}} IN ({marks}) OR {{id}} > %s)" if ids else "{id} > %s")
-                narrowed_params += [("id", pid) for pid in ids] + [("id", snapshot.max_id)]
+                if not named:
+                    narrowed.append("{id} > %s")
+                elif fixed_reads.supports_any_of():
+                    narrowed.append(f"({fixed_reads.any_of_sql('{id}')} OR {{id}} > %s)")
+                    narrowed_params.append(("id", fixed_reads.AnyOf(named)))
+                else:
+                    ids = _padded(named)
+                    marks = ", ".join(["%s"] * len(ids))
+                    narrowed.append(f"({{id}} IN ({marks}) OR {{id}} > %s)")
+                    narrowed_params += [("id", pid) for pid in ids]
+                narrowed_params.append(("id", snapshot.max_id))
         live = fixed_reads.values_where(
             Product,
             fields=("id", *_LIVE_FIELDS),
@@ -296,7 +303,8 @@ def sellable_candidates(
 
 def _padded(ids: list[int]) -> list[int]:
     """`ids` repeated at the end up to the next power of two: an IN list then has one of a few
-    lengths, so a few statements serve every brief (a repeated id matches nothing more)."""
+    lengths, so a few statements serve every brief (a repeated id matches nothing more). Only
+    for a database without an `AnyOf` form (fixed_reads)."""
     if not ids:
         return ids
     size = 1 << (len(ids) - 1).bit_length()

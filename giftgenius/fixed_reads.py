@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any, TypeVar
 
+import orjson
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Model
@@ -138,6 +139,36 @@ def _where_reader(
     )
 
 
+@dataclass(frozen=True)
+class AnyOf:
+    """A parameter of `values_where` standing for a set of a field's values, as one value where
+    the SQL says `any_of_sql(...)`. Each value is prepared by the field; then PostgreSQL gets
+    them as one array (`= ANY(%s)`) and SQLite as one JSON array (`json_each`). A list of ~130
+    `IN (%s, …)` parameters cost more to prepare, to bind and, once prepared on PostgreSQL,
+    to execute (1.27 ms there, against 0.43 ms as one array) than the rest of the read."""
+
+    values: Sequence[Any]
+
+
+_ANY_OF_SQL = {
+    "postgresql": "{column} = ANY(%s)",
+    "sqlite": "{column} IN (SELECT value FROM json_each(%s))",
+}
+
+
+def supports_any_of() -> bool:
+    return default_db().vendor in _ANY_OF_SQL
+
+
+def any_of_sql(column: str) -> str:
+    """SQL for `column` being one of an `AnyOf` parameter's values (see supports_any_of)."""
+    return _ANY_OF_SQL[default_db().vendor].format(column=column)
+
+
+def _packed(values: list[Any], db: BaseDatabaseWrapper) -> Any:
+    return orjson.dumps(values).decode() if db.vendor == "sqlite" else values
+
+
 def values_where(
     model: type[M],
     *,
@@ -148,7 +179,7 @@ def values_where(
 ) -> list[list[Any]]:
     """The converted values of `fields` of the rows matching `where`, SQL in which `{name}`
     stands for a field's column and each `%s` for one of `params`: (field name, value) pairs,
-    prepared by that field. Each distinct `where` is one cached statement, so keep their
+    prepared by that field (an `AnyOf` value: each of its values). Each distinct `where` is one cached statement, so keep their
     number small (build variable parts such as IN lists with a bounded set of lengths)."""
     db = default_db()
     meta = model._meta
@@ -158,5 +189,8 @@ def values_where(
         prepare = preparers.get(name)
         if prepare is None:
             prepare = preparers[name] = meta.get_field(name).get_db_prep_value
-        prepared.append(prepare(value, db))
+        if isinstance(value, AnyOf):
+            prepared.append(_packed([prepare(v, db) for v in value.values], db))
+        else:
+            prepared.append(prepare(value, db))
     return _where_reader(model, fields, where, order_by, db.vendor).values(db, prepared)
