@@ -180,8 +180,8 @@ def values_where(
 ) -> list[list[Any]]:
     """The converted values of `fields` of the rows matching `where`, SQL in which `{name}`
     stands for a field's column and each `%s` for one of `params`: (field name, value) pairs,
-    prepared by that field (an `AnyOf` value: each of its values). Each distinct `where` is one cached statement, so keep their
-    number small (build variable parts such as IN lists with a bounded set of lengths)."""
+    prepared by that field (an `AnyOf` value: each of its values). Each distinct `where` is one
+    cached statement, so keep their number small (a set of values goes in one `AnyOf`)."""
     db = default_db()
     meta = model._meta
     preparers: dict[str, Callable[..., Any]] = {}
