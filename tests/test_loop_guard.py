@@ -89,7 +89,7 @@ def test_on_postgresql_the_guard_read_is_prepared_once_and_then_reused(db):
         cursor.execute(
             "SELECT statement, generic_plans + custom_plans FROM pg_prepared_statements"
             " WHERE statement LIKE %s",
-            ["%arguments_fingerprint%"],
+            ["SELECT 1 FROM %arguments_fingerprint%"],  # the guard's read, not an INSERT
         )
         prepared = cursor.fetchall()
     assert len(prepared) == 1, prepared
