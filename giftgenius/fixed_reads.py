@@ -151,23 +151,21 @@ class AnyOf:
     values: Sequence[Any]
 
 
-_ANY_OF_SQL = {
-    "postgresql": "{column} IN (SELECT unnest(%s))",
-    "sqlite": "{column} IN (SELECT value FROM json_each(%s))",
+# Per vendor: the SQL of "column is one of the set", and how the prepared values become its
+# one parameter.
+_ANY_OF: dict[str, tuple[str, Callable[[list[Any]], Any]]] = {
+    "postgresql": ("{column} IN (SELECT unnest(%s))", list),
+    "sqlite": ("{column} IN (SELECT value FROM json_each(%s))", lambda v: orjson.dumps(v).decode()),
 }
 
 
 def supports_any_of() -> bool:
-    return default_db().vendor in _ANY_OF_SQL
+    return default_db().vendor in _ANY_OF
 
 
 def any_of_sql(column: str) -> str:
     """SQL for `column` being one of an `AnyOf` parameter's values (see supports_any_of)."""
-    return _ANY_OF_SQL[default_db().vendor].format(column=column)
-
-
-def _packed(values: list[Any], db: BaseDatabaseWrapper) -> Any:
-    return orjson.dumps(values).decode() if db.vendor == "sqlite" else values
+    return _ANY_OF[default_db().vendor][0].format(column=column)
 
 
 def values_where(
@@ -191,7 +189,8 @@ def values_where(
         if prepare is None:
             prepare = preparers[name] = meta.get_field(name).get_db_prep_value
         if isinstance(value, AnyOf):
-            prepared.append(_packed([prepare(v, db) for v in value.values], db))
+            pack = _ANY_OF[db.vendor][1]
+            prepared.append(pack([prepare(v, db) for v in value.values]))
         else:
             prepared.append(prepare(value, db))
     return _where_reader(model, fields, where, order_by, db.vendor).values(db, prepared)
