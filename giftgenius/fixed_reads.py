@@ -1,7 +1,7 @@
 """Rows by fixed columns, through statements written out once (issue 12).
 
 For the reads on every tool call's path (the caller's workflow, an idempotency key, the live
-stock of the products a view shows): the ORM spent about 0.4 ms building such a query on every
+stock of the products a view shows or a brief names): the ORM spent about 0.4 ms building such a query on every
 call, more than running it costs, and `Manager.raw` still spent ~0.12 ms per read resolving
 columns and converters. Here the statement, the loaded fields and each field's converters (the
 backend's and the field's own, as the ORM's compiler applies them) are looked up once per model
@@ -103,26 +103,6 @@ def one_row(model: type[M], **equal: Any) -> M | None:
     params = [meta.get_field(name).get_db_prep_value(v, db) for name, v in equal.items()]
     found = _equal_reader(model, tuple(equal), db.vendor).rows(db, params)
     return found[0] if found else None
-
-
-@cache
-def _in_reader(model: type[Model], fields: tuple[str, ...], count: int, vendor: str) -> _Reader:
-    db = default_db()
-    meta = model._meta
-    wanted = {meta.pk.name, *fields}
-    loaded = [field for field in meta.concrete_fields if field.name in wanted]
-    marks = ", ".join(["%s"] * count)
-    return _reader(db, model, loaded, f"{db.ops.quote_name(meta.pk.column)} IN ({marks})")
-
-
-def rows_by_pk(model: type[M], *, pks: list[Any], fields: tuple[str, ...]) -> list[M]:
-    """The rows with these primary keys, only `fields` loaded (any other field is deferred)."""
-    if not pks:
-        return []
-    db = default_db()
-    prepare = model._meta.pk.get_db_prep_value
-    params = [prepare(pk, db) for pk in pks]
-    return _in_reader(model, fields, len(params), db.vendor).rows(db, params)
 
 
 @lru_cache(maxsize=256)

@@ -167,3 +167,30 @@ def test_in_lists_are_padded_to_a_power_of_two_with_the_same_ids(count):
     padded = catalog._padded(ids)
     assert len(padded) & (len(padded) - 1) == 0 and count <= len(padded) < 2 * count
     assert padded[:count] == ids and set(padded) == set(ids)
+
+
+@override_settings(CATALOG_CACHE_SECONDS=60)
+def test_items_by_id_reads_stock_and_state_live_for_active_and_discontinued_products(
+    django_assert_num_queries,
+):
+    inactive, *others = Product.objects.filter(active=True).order_by("pk")[:4]
+    catalog.items_by_id([inactive.pk])  # the snapshot knows them now: the next read is live only
+    Product.objects.filter(pk=inactive.pk).update(active=False, stock=0, name="Renamed")
+    Product.objects.filter(pk=others[0].pk).update(stock=7)
+
+    with django_assert_num_queries(1):
+        found = catalog.items_by_id([inactive.pk, *(p.pk for p in others), inactive.pk])
+
+    assert set(found) == {inactive.pk, *(p.pk for p in others)}
+    assert (found[inactive.pk].active, found[inactive.pk].stock) == (False, 0)
+    assert found[inactive.pk].name == inactive.name  # details from the snapshot, state live
+    assert found[others[0].pk].stock == 7 and found[others[0].pk].in_stock
+    assert all(found[p.pk].active and found[p.pk].sku == p.sku for p in others)
+
+
+def test_items_by_id_of_no_ids_asks_nothing_and_skips_unknown_ids(django_assert_num_queries):
+    with django_assert_num_queries(0):
+        assert catalog.items_by_id([]) == {}
+    product = Product.objects.filter(active=True).first()
+
+    assert list(catalog.items_by_id([product.pk, 10**9])) == [product.pk]

@@ -6,15 +6,14 @@ decimals and aware datetimes are the ones that would come back raw)."""
 from __future__ import annotations
 
 import uuid
-from decimal import Decimal
 
 import pytest
 from django.db.models import Model
 
 from checkout.models import IdempotencyKey
-from giftgenius.fixed_reads import one_row, rows_by_pk
-from giftgenius.models import Product, WorkflowContext
-from tests.fixtures import draft_order, make_product, start, suggest
+from giftgenius.fixed_reads import one_row
+from giftgenius.models import WorkflowContext
+from tests.fixtures import draft_order, start, suggest
 
 pytestmark = pytest.mark.usefixtures("demo_catalog")
 
@@ -59,34 +58,3 @@ def test_no_matching_row_is_none(user, other_user, api):
 
     assert one_row(WorkflowContext, id=uuid.uuid4(), owner=user.pk) is None
     assert one_row(WorkflowContext, id=workflow_id, owner=other_user.pk) is None
-
-
-def test_rows_by_pk_loads_the_asked_fields_converted_and_defers_the_rest():
-    inactive = make_product(sku="GG-FIXED-READS", stock=0, price="12.50")
-    Product.objects.filter(pk=inactive.pk).update(active=False)
-    others = list(Product.objects.filter(active=True).order_by("pk")[:3])
-
-    read = rows_by_pk(
-        Product, pks=[inactive.pk, *(p.pk for p in others)], fields=("stock", "active")
-    )
-
-    by_id = {row.pk: row for row in read}
-    assert set(by_id) == {inactive.pk, *(p.pk for p in others)}
-    assert by_id[inactive.pk].active is False and by_id[inactive.pk].stock == 0
-    assert all(by_id[p.pk].active is True and by_id[p.pk].stock == p.stock for p in others)
-    row = by_id[inactive.pk]
-    assert row.get_deferred_fields() >= {"price", "sku", "name"}
-    assert row.price == Decimal("12.50") and type(row.price) is Decimal  # loaded on access
-
-
-def test_rows_by_pk_of_no_ids_asks_nothing(django_assert_num_queries):
-    with django_assert_num_queries(0):
-        assert rows_by_pk(Product, pks=[], fields=("stock",)) == []
-
-
-def test_rows_by_pk_skips_unknown_ids():
-    product = Product.objects.filter(active=True).first()
-
-    read = rows_by_pk(Product, pks=[product.pk, 10**9], fields=("sku",))
-
-    assert [(row.pk, row.sku) for row in read] == [(product.pk, product.sku)]
