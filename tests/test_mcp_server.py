@@ -171,6 +171,17 @@ def test_a_wildcard_widget_domain_is_refused(settings):
         mcp_server.widget_resource_meta()
 
 
+@pytest.mark.parametrize("enabled", [False, True])
+def test_the_sdks_opentelemetry_spans_are_kept_only_when_asked_for(settings, enabled):
+    from mcp.server._otel import OpenTelemetryMiddleware
+
+    settings.MCP_OPENTELEMETRY_SPANS = enabled
+    chain = mcp_server.build_mcp_server().middleware
+
+    assert any(isinstance(m, OpenTelemetryMiddleware) for m in chain) is enabled
+    assert chain  # the SDK's other middleware (request state) stays either way
+
+
 # --- host / origin protection -------------------------------------------------------------------
 
 

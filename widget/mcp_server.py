@@ -20,6 +20,7 @@ from anyio import to_thread
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.db import close_old_connections
+from mcp.server._otel import OpenTelemetryMiddleware
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.resources import TextResource
 from mcp.server.transport_security import TransportSecuritySettings
@@ -378,5 +379,10 @@ def build_mcp_server() -> GiftGeniusMCPServer:
     # every structlog line twice; Django's LOGGING setting owns logging here.
     root.handlers[:] = handlers
     root.setLevel(level)
+    if not settings.MCP_OPENTELEMETRY_SPANS:
+        # The SDK's documented opt-out: drop its span middleware from the chain.
+        server.middleware[:] = [
+            m for m in server.middleware if not isinstance(m, OpenTelemetryMiddleware)
+        ]
     server.add_resource(widget_resource())
     return server
