@@ -134,7 +134,8 @@ def test_match_reasons_are_shown_in_the_persons_language(workflow_with_brief, lo
 def test_the_budget_reason_carries_the_localized_price(workflow_with_brief):
     from widget.fragments import _reasons
 
-    reasons = in_language("zh-hans", _reasons, GIFT, {"interests": ["coffee"], "age": None})
+    with translation.override("zh-hans"):
+        reasons = _reasons(GIFT, {"interests": ["coffee"], "age": None}, language="zh-hans")
     assert reasons == ["符合兴趣“coffee”", "US$34.50 在您的预算之内"]
 
 

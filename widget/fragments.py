@@ -192,15 +192,16 @@ def _step_view(
 # --- contexts ----------------------------------------------------------------------------------------
 
 
-def money(amount: Any, currency: str) -> str:
-    """An amount as the active language writes it (CLDR via Babel): $30.00, 30,00 USD, US$30.00."""
+def money(amount: Any, currency: str, *, language: str | None = None) -> str:
+    """An amount as the active language (`language`, when the caller has it at hand) writes it
+    (CLDR via Babel): $30.00, 30,00 USD, US$30.00."""
     try:
         value = Decimal(str(amount))
     except (InvalidOperation, ValueError):
         return f"{amount} {currency}"
     if not currency:
         return formats.number_format(value, 2, use_l10n=True)
-    return _currency(value, currency, translation.get_language())
+    return _currency(value, currency, language or translation.get_language())
 
 
 @lru_cache(maxsize=4096)
@@ -223,15 +224,40 @@ def short_description(text: str) -> str:
     return Truncator(text).chars(DESCRIPTION_CHARS, truncate="…")
 
 
-def match_reason(fact: MatchFact, *, currency: str) -> str:
+@dataclass(frozen=True)
+class CardWords:
+    """A gift card's fixed words in one language."""
+
+    select: str
+    select_named: str  # %(name)s
+    interest_reason: str  # %(interest)s
+    age_reason: str  # %(age)s
+    price_reason: str  # %(price)s
+
+
+@lru_cache(maxsize=64)
+def card_words(language: str) -> CardWords:
+    """In `language`, the active one: looked up once per language, not per card (a list of
+    cards had asked gettext a dozen times per draw)."""
+    return CardWords(
+        select=_("Select"),
+        select_named=_("Select %(name)s"),
+        interest_reason=_("Matches the interest “%(interest)s”"),
+        age_reason=_("Suits someone aged %(age)s"),
+        price_reason=_("%(price)s is within your budget"),
+    )
+
+
+def match_reason(fact: MatchFact, *, currency: str, language: str) -> str:
+    words = card_words(language)
     if fact.kind == "interest":
-        return _("Matches the interest “%(interest)s”") % {"interest": fact.value}
+        return words.interest_reason % {"interest": fact.value}
     if fact.kind == "age":
-        return _("Suits someone aged %(age)s") % {"age": fact.value}
-    return _("%(price)s is within your budget") % {"price": money(fact.value, currency)}
+        return words.age_reason % {"age": fact.value}
+    return words.price_reason % {"price": money(fact.value, currency, language=language)}
 
 
-def _reasons(gift: dict[str, Any], brief: dict[str, Any] | None) -> list[str]:
+def _reasons(gift: dict[str, Any], brief: dict[str, Any] | None, *, language: str) -> list[str]:
     """Why the gift fits the brief, from the same facts the ranking uses, in this language."""
     # Only a fresh ranking carries reasons; a redrawn or searched list is not matched to the brief.
     if not brief or not gift.get("match_reasons"):
@@ -245,7 +271,8 @@ def _reasons(gift: dict[str, Any], brief: dict[str, Any] | None) -> list[str]:
     except (InvalidOperation, ValueError):
         return []
     facts = match_facts(hits=hits, age=brief.get("age"), price=price)
-    return [match_reason(fact, currency=gift.get("currency", "")) for fact in facts]
+    currency = gift.get("currency", "")
+    return [match_reason(fact, currency=currency, language=language) for fact in facts]
 
 
 def picture(item: dict[str, Any]) -> dict[str, Any] | None:
@@ -274,15 +301,18 @@ def _gift_card(
     workflow_id: Any,
     *,
     selectable: bool,
+    language: str,
     brief: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """`language` is the active one, passed down once per list."""
+    words = card_words(language)
     card = {
         "id": gift.get("product_id"),
         "name": gift.get("name", ""),
         "description": short_description(gift.get("description", "")),
-        "price": money(gift.get("price"), gift.get("currency", "")),
+        "price": money(gift.get("price"), gift.get("currency", ""), language=language),
         "tags": gift.get("tags") or [],
-        "reasons": _reasons(gift, brief),
+        "reasons": _reasons(gift, brief, language=language),
         "picture": picture(gift),
         "in_stock": gift.get("in_stock", True),
         "select": None,
@@ -293,12 +323,12 @@ def _gift_card(
             args["workflow_id"] = str(workflow_id)
         card["select"] = Action(
             "select_gift",
-            _("Select"),
+            words.select,
             args,
             testid="select-gift",
             style="primary",
             inherit="" if workflow_id else "workflow_id",
-            aria_label=_("Select %(name)s") % {"name": card["name"]},
+            aria_label=words.select_named % {"name": card["name"]},
         )
     return card
 
@@ -373,11 +403,15 @@ def filters_context(workflow_id: Any, brief: dict[str, Any]) -> dict[str, Any] |
 def suggestions_context(
     workflow_id: Any, gifts: list[dict[str, Any]], *, brief: dict[str, Any]
 ) -> dict[str, Any]:
+    language = translation.get_language()
     return {
         "workflow_id": workflow_id,
         "heading": _("Gift ideas for you"),
         "intro": _("Pick the one you like. You can still change your mind."),
-        "cards": [_gift_card(g, workflow_id, selectable=True, brief=brief) for g in gifts],
+        "cards": [
+            _gift_card(g, workflow_id, selectable=True, language=language, brief=brief)
+            for g in gifts
+        ],
         "filters": filters_context(workflow_id, brief),
     }
 
@@ -386,11 +420,15 @@ def search_context(body: dict[str, Any]) -> dict[str, Any]:
     products = body.get("products") or []
     # Only a search made within a workflow offers its results for selection.
     workflow_id = body.get("workflow_id")
+    language = translation.get_language()
     return {
         "workflow_id": workflow_id,
         "heading": _("Search results") if products else _("Nothing found. Try other words."),
         "intro": "",
-        "cards": [_gift_card(p, workflow_id, selectable=bool(workflow_id)) for p in products],
+        "cards": [
+            _gift_card(p, workflow_id, selectable=bool(workflow_id), language=language)
+            for p in products
+        ],
         "filters": None,
     }
 
@@ -526,7 +564,9 @@ def selected_context(workflow_id: Any, gift: dict[str, Any]) -> dict[str, Any]:
     return {
         "workflow_id": workflow_id,
         "heading": _("Your choice"),
-        "gift": _gift_card(gift, workflow_id, selectable=False),
+        "gift": _gift_card(
+            gift, workflow_id, selectable=False, language=translation.get_language()
+        ),
         "actions": [
             _checkout_action(workflow_id, _("Continue to checkout")),
             _back(workflow_id, "ideas"),
