@@ -196,16 +196,11 @@ def refuse_leaked_secrets(outcome: ToolOutcome) -> None:
     visible = orjson.dumps(outcome.body, default=str, option=orjson.OPT_NON_STR_KEYS).decode()
     secrets = [outcome.meta.get(key) for key in WIDGET_SECRET_META_KEYS]
     leaked = any(isinstance(s, str) and s and s in visible for s in secrets)
-    if leaked or _has_secret_key(outcome.body):
+    # In compact JSON an unescaped `"name":` is only ever a key (a quote inside a string is
+    # escaped), so this finds a secret's key at any depth without walking the body again; a key
+    # that merely contains an escaped quote before the name is refused too (fails closed).
+    if leaked or any(f'"{key}":' in visible for key in WIDGET_SECRET_META_KEYS):
         raise SecretLeakError(f"{outcome.tool}: a widget-only secret is model-visible")
-
-
-def _has_secret_key(value: Any) -> bool:
-    if isinstance(value, dict):
-        return any(k in WIDGET_SECRET_META_KEYS or _has_secret_key(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_has_secret_key(v) for v in value)
-    return False
 
 
 def _workflow_id_of(raw_args: dict[str, Any]) -> uuid.UUID | None:

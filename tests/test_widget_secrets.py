@@ -31,6 +31,31 @@ def test_a_token_field_in_the_body_fails_closed_even_when_meta_has_none():
         refuse_leaked_secrets(outcome({"draft": [{"confirmation_token": "x"}]}, {}))
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"order": {"lines": [{"sku": "x", "confirmation_token": None}]}},  # nested, any value
+        {"confirmation_token": ""},
+        {1: {"confirmation_token": 0}},  # under a non-string key
+    ],
+)
+def test_a_token_key_at_any_depth_fails_closed(body):
+    with pytest.raises(SecretLeakError):
+        refuse_leaked_secrets(outcome(body, {}))
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"note": "the confirmation_token is shown in the widget"},  # the word, not a key
+        {"note": '"confirmation_token": quoted in a text'},  # quotes inside a string are escaped
+        {"my_confirmation_token": "x", "confirmation_tokens": ["y"]},  # other keys
+    ],
+)
+def test_the_word_or_a_longer_key_is_not_a_leak(body):
+    refuse_leaked_secrets(outcome(body, {"confirmation_token": TOKEN}))
+
+
 def test_a_token_only_in_meta_passes():
     refuse_leaked_secrets(outcome({"order_id": "o1"}, {"confirmation_token": TOKEN}))
 
