@@ -303,8 +303,7 @@ def sellable_candidates(
 
 def _padded(ids: list[int]) -> list[int]:
     """`ids` repeated at the end up to the next power of two: an IN list then has one of a few
-    lengths, so a few statements serve every brief (a repeated id matches nothing more). Only
-    for a database without an `AnyOf` form (fixed_reads)."""
+    lengths, so a few statements serve every count (a repeated id matches nothing more)."""
     if not ids:
         return ids
     size = 1 << (len(ids) - 1).bit_length()
@@ -317,13 +316,15 @@ def items_by_id(product_ids: Iterable[int]) -> dict[int, CatalogItem]:
     ids = list(dict.fromkeys(product_ids))
     if not ids:
         return {}
-    # An IN list of the ids' own length (a view shows a handful): a primary-key probe on every
-    # database, faster on PostgreSQL than one array parameter (psycopg dumps arrays in Python).
+    # An IN list (a view shows a handful): a primary-key probe on every database, faster on
+    # PostgreSQL than one array parameter (psycopg dumps arrays in Python). Padded, so that a
+    # few statements serve every count (a workflow's offers grow with each search).
+    padded = _padded(ids)
     live = fixed_reads.values_where(
         Product,
         fields=("id", *_LIVE_FIELDS),
-        where=f"{{id}} IN ({', '.join(['%s'] * len(ids))})",
-        params=[("id", pid) for pid in ids],
+        where=f"{{id}} IN ({', '.join(['%s'] * len(padded))})",
+        params=[("id", pid) for pid in padded],
     )
     return {item.product_id: item for item in _live_items(live, _fresh_snapshot())}
 

@@ -1,12 +1,13 @@
 """Rows by fixed columns, through statements written out once (issue 12).
 
 For the reads on every tool call's path (the caller's workflow, an idempotency key, the live
-stock of the products a view shows or a brief names): the ORM spent about 0.4 ms building such a query on every
-call, more than running it costs, and `Manager.raw` still spent ~0.12 ms per read resolving
-columns and converters. Here the statement, the loaded fields and each field's converters (the
-backend's and the field's own, as the ORM's compiler applies them) are looked up once per model
-and vendor; values are prepared by the fields and rows come back as model instances
-(`Model.from_db`), so this stays the ORM's reading of the row, only cheaper to ask for.
+stock of the products a view shows or a brief names): the ORM spent about 0.4 ms building such
+a query on every call, more than running it costs, and `Manager.raw` still spent ~0.12 ms per
+read resolving columns and converters. Here the statement, the loaded fields and each field's
+converters (the backend's and the field's own, as the ORM's compiler applies them) are looked
+up once per model and vendor; values are prepared by the fields and come back converted, as
+values or as model instances (`Model.from_db`), so this stays the ORM's reading of the row,
+only cheaper to ask for.
 
 Each read resolves the thread's connection once (`django.db.connection` is a proxy that looks
 it up again on every attribute: preparing the ~130 ids of a `suggest_gifts` candidate read
