@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import cache
+from typing import Any
 
 from cryptography.fernet import Fernet, InvalidToken
 from django.conf import settings
@@ -26,7 +27,7 @@ from pydantic import BaseModel
 from checkout.models import IdempotencyKey, IdempotencyStatus
 from giftgenius.errors import ToolError
 from giftgenius.executor import ToolOutcome, fingerprint
-from giftgenius.fixed_reads import one_row
+from giftgenius.fixed_reads import Scalar, one_row, one_row_beside
 from giftgenius.observability import get_logger
 from giftgenius.principals import principal_label
 from giftgenius.registry import WIDGET_SECRET_META_KEYS, ToolContext, ToolSpec
@@ -50,13 +51,30 @@ def arguments_fingerprint(args: BaseModel) -> str:
     return fingerprint({k: v for k, v in args.model_dump(mode="json").items() if k != KEY_FIELD})
 
 
+@dataclass(frozen=True)
+class KeyRead:
+    """A key's row as the executor already read it (with the loop guard's count, one statement):
+    `row` is None when no row had that key."""
+
+    key: str
+    row: IdempotencyKey | None
+
+
+def read_key_beside(*, principal: str, tool: str, key: str, scalar: Scalar) -> tuple[KeyRead, Any]:
+    """The key's row and the value of `scalar`, in one statement: a replay's only read."""
+    row, value = one_row_beside(IdempotencyKey, scalar, principal=principal, tool=tool, key=key)
+    return KeyRead(key, row), value
+
+
 def run_idempotent(
     *,
     spec: ToolSpec,
     args: BaseModel,
     context: ToolContext,
     run: Callable[[ToolSpec, BaseModel, ToolContext], ToolOutcome],
+    read: KeyRead | None = None,
 ) -> ToolOutcome:
+    """`read`: the key's row as the caller read it already, used if it is this call's key."""
     key = getattr(args, KEY_FIELD, None)
     if not key:
         raise ToolError(
@@ -68,7 +86,8 @@ def run_idempotent(
             example="5e0c2a94-7b1d-4c3e-9f8a-6d2b1c0e4f37",
         )
     scope = {"principal": principal_label(context.principal), "tool": spec.name, "key": key}
-    claim_or_replay = _claim(scope, arguments_fingerprint(args), context)
+    first = read.row if read is not None and read.key == key else _stored_key(scope)
+    claim_or_replay = _claim(scope, arguments_fingerprint(args), context, first)
     if isinstance(claim_or_replay, ToolOutcome):
         return claim_or_replay
     claim = claim_or_replay
@@ -97,12 +116,17 @@ def run_idempotent(
     return outcome
 
 
-def _claim(scope: dict, print_: str, context: ToolContext) -> Claim | ToolOutcome:
+def _claim(
+    scope: dict, print_: str, context: ToolContext, first: IdempotencyKey | None
+) -> Claim | ToolOutcome:
+    """`first` is the key's row as read before (None: none was there); a replay, the common
+    repeat, then costs that one read and no write transaction."""
     ttl = timedelta(seconds=settings.IDEMPOTENCY_KEY_TTL_SECONDS)
-    for _ in range(3):  # a row inserted, purged or taken between our reads: look again
+    row = first
+    for attempt in range(3):  # a row inserted, purged or taken between our reads: look again
         now = timezone.now()
-        # Read first: a replay (the common repeat) then costs one SELECT, no write transaction.
-        row = _stored_key(scope)
+        if attempt:
+            row = _stored_key(scope)
         if row is None:
             try:
                 with transaction.atomic():

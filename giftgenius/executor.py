@@ -10,9 +10,10 @@ import json
 import time
 import uuid
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 
 from giftgenius import call_log, faults, loop_guard
@@ -29,7 +30,10 @@ from giftgenius.registry import (
     step_gate_error,
 )
 from giftgenius.validation import validate_arguments
-from giftgenius.workflow_reads import owned_workflow
+from giftgenius.workflow_reads import owned_workflow, owned_workflow_beside
+
+if TYPE_CHECKING:
+    from checkout.idempotency import KeyRead
 
 log = get_logger("giftgenius.tools")
 
@@ -110,27 +114,34 @@ def execute_tool(
                     expected=spec.scope,
                     details={"required_scope": spec.scope, "granted_scopes": sorted(scopes)},
                 )
-            if workflow_id:
-                loop_guard.guard_loop(
-                    principal=principal_label(principal),
-                    tool=name,
-                    workflow_id=workflow_id,
-                    guard_print=guard_print,
-                )
+            first = _first_read(
+                spec=spec,
+                principal=principal,
+                workflow_id=workflow_id,
+                raw_args=raw_args,
+                guard_print=guard_print,
+            )
             args = validate_arguments(spec.input_model, arguments)
             context = ToolContext(
                 principal=principal, correlation_id=cid, transport=transport, locale=locale
             )
             # Keyed tools: a stored result replays first and reads no workflow (the key is this
             # principal's own); `_run` loads it when the tool really runs.
-            wants_workflow = spec.takes_workflow and getattr(args, "workflow_id", None)
-            if wants_workflow and not spec.requires_idempotency_key:
-                context.workflow = _load_workflow(principal, args.workflow_id)
+            wanted = getattr(args, "workflow_id", None) if spec.takes_workflow else None
+            if wanted and not spec.requires_idempotency_key:
+                found = (
+                    first.workflow
+                    if wanted == first.workflow_id
+                    else owned_workflow(owner_pk=principal.pk, workflow_id=wanted)
+                )
+                context.workflow = _owned_or_not_found(found, wanted)
                 _check_gate(spec, context.workflow)
             if spec.requires_idempotency_key:
                 from checkout.idempotency import run_idempotent
 
-                outcome = run_idempotent(spec=spec, args=args, context=context, run=_run)
+                outcome = run_idempotent(
+                    spec=spec, args=args, context=context, run=_run, read=first.key
+                )
             else:
                 outcome = _run(spec, args, context)
     except ToolError as exc:
@@ -203,6 +214,57 @@ def refuse_leaked_secrets(outcome: ToolOutcome) -> None:
         raise SecretLeakError(f"{outcome.tool}: a widget-only secret is model-visible")
 
 
+@dataclass(frozen=True)
+class FirstRead:
+    """What a call read in its first statement, beside the loop guard's count."""
+
+    workflow_id: uuid.UUID | None = None  # the workflow read (None: none was read)
+    workflow: WorkflowContext | None = None  # None also when that workflow is not the caller's
+    key: KeyRead | None = None  # a keyed tool's idempotency key, as read
+
+
+def _first_read(
+    *,
+    spec: ToolSpec,
+    principal: AbstractBaseUser,
+    workflow_id: uuid.UUID | None,
+    raw_args: dict[str, Any],
+    guard_print: str,
+) -> FirstRead:
+    """The loop guard, before the arguments are validated, in one statement with the read the
+    call starts with (issue 12): the workflow, or for a keyed tool its idempotency key (a
+    replay then reads nothing else). Raises RETRY_LIMIT_EXCEEDED when the call is looping."""
+    if not workflow_id:
+        return FirstRead()  # the guard counts per workflow
+    label = principal_label(principal)
+    guard = {"principal": label, "tool": spec.name, "workflow_id": workflow_id}
+    raw_key = raw_args.get("idempotency_key")
+    first = FirstRead()
+    if spec.requires_idempotency_key and isinstance(raw_key, str) and raw_key:
+        from checkout.idempotency import read_key_beside
+
+        key, failures = read_key_beside(
+            principal=label,
+            tool=spec.name,
+            key=raw_key,
+            scalar=loop_guard.failures_scalar(**guard, guard_print=guard_print),
+        )
+        first = FirstRead(key=key)
+    elif spec.takes_workflow and not spec.requires_idempotency_key:
+        workflow, failures = owned_workflow_beside(
+            owner_pk=principal.pk,
+            workflow_id=workflow_id,
+            scalar=loop_guard.failures_scalar(**guard, guard_print=guard_print),
+        )
+        first = FirstRead(workflow_id=workflow_id, workflow=workflow)
+    else:
+        failures = loop_guard.recent_failures(
+            **guard, guard_print=guard_print, limit=settings.LOOP_GUARD_MAX_FAILURES
+        )
+    loop_guard.refuse_if_looping(tool=spec.name, failures=failures)
+    return first
+
+
 def _workflow_id_of(raw_args: dict[str, Any]) -> uuid.UUID | None:
     try:
         return uuid.UUID(str(raw_args.get("workflow_id")))
@@ -211,7 +273,14 @@ def _workflow_id_of(raw_args: dict[str, Any]) -> uuid.UUID | None:
 
 
 def _load_workflow(principal: AbstractBaseUser, workflow_id: uuid.UUID) -> WorkflowContext:
-    workflow = owned_workflow(owner_pk=principal.pk, workflow_id=workflow_id)
+    return _owned_or_not_found(
+        owned_workflow(owner_pk=principal.pk, workflow_id=workflow_id), workflow_id
+    )
+
+
+def _owned_or_not_found(
+    workflow: WorkflowContext | None, workflow_id: uuid.UUID
+) -> WorkflowContext:
     if workflow is None:  # another principal's workflow is indistinguishable from none
         raise ToolError(
             "NOT_FOUND",

@@ -106,6 +106,48 @@ def one_row(model: type[M], **equal: Any) -> M | None:
     return found[0] if found else None
 
 
+@dataclass(frozen=True)
+class Scalar:
+    """A scalar subquery (`sql`, a fixed statement, and its `params`) read beside a row."""
+
+    sql: str
+    params: Sequence[Any]
+
+
+@cache
+def _beside_reader(
+    model: type[Model], columns: tuple[str, ...], scalar_sql: str, vendor: str
+) -> _Reader:
+    db = default_db()
+    meta = model._meta
+    q = db.ops.quote_name
+    table = q(meta.db_table)
+    row = _reader(db, model, meta.concrete_fields, "")  # the columns' converters and names
+    selected = ", ".join(f"{table}.{q(field.column)}" for field in meta.concrete_fields)
+    on = " AND ".join(f"{table}.{q(meta.get_field(name).column)} = %s" for name in columns)
+    # One row always: the scalar first, then the row's columns (NULL when there is no row).
+    statement = (
+        f"SELECT ({scalar_sql}), {selected} FROM (SELECT 1) AS {q('one')}"  # noqa: S608
+        f" LEFT JOIN {table} ON {on}"
+    )
+    converters = tuple((index + 1, found, column) for index, found, column in row.converters)
+    return _Reader(model, statement, row.attnames, converters)
+
+
+def one_row_beside(model: type[M], scalar: Scalar, **equal: Any) -> tuple[M | None, Any]:
+    """`one_row(model, **equal)` and the value of `scalar`, in one statement (one round trip
+    instead of two, on the path of every call; the scalar is read whether the row exists or
+    not)."""
+    db = default_db()
+    meta = model._meta
+    keys = [meta.get_field(name).get_db_prep_value(v, db) for name, v in equal.items()]
+    reader = _beside_reader(model, tuple(equal), scalar.sql, db.vendor)
+    ((value, *columns),) = reader.values(db, [*scalar.params, *keys])
+    if columns[reader.attnames.index(meta.pk.attname)] is None:
+        return None, value
+    return model.from_db(db.alias, reader.attnames, columns), value
+
+
 @lru_cache(maxsize=256)
 def _where_reader(
     model: type[Model], fields: tuple[str, ...], where: str, order_by: str, vendor: str

@@ -11,8 +11,8 @@ import pytest
 from django.db.models import Model
 
 from checkout.models import IdempotencyKey
-from giftgenius.fixed_reads import one_row
-from giftgenius.models import WorkflowContext
+from giftgenius.fixed_reads import Scalar, one_row, one_row_beside
+from giftgenius.models import Product, WorkflowContext
 from tests.fixtures import draft_order, start, suggest
 
 pytestmark = pytest.mark.usefixtures("demo_catalog")
@@ -58,3 +58,23 @@ def test_no_matching_row_is_none(user, other_user, api):
 
     assert one_row(WorkflowContext, id=uuid.uuid4(), owner=user.pk) is None
     assert one_row(WorkflowContext, id=workflow_id, owner=other_user.pk) is None
+
+
+def test_a_row_beside_a_scalar_reads_as_the_orm_reads_and_keeps_the_scalar(api, user):
+    workflow_id = start(api)
+    suggest(api, workflow_id)
+    expected = WorkflowContext.objects.get(pk=workflow_id)
+    scalar = Scalar("SELECT COUNT(*) FROM giftgenius_product WHERE stock > %s", [-1])
+
+    read, value = one_row_beside(WorkflowContext, scalar, id=uuid.UUID(workflow_id), owner=user.pk)
+
+    assert_read_as_the_orm_reads(read, expected)
+    assert value == Product.objects.count() > 0
+
+
+def test_no_row_beside_a_scalar_is_none_and_the_scalar_is_still_read(api, user, other_user):
+    workflow_id = uuid.UUID(start(api))
+    scalar = Scalar("SELECT %s", [7])
+
+    assert one_row_beside(WorkflowContext, scalar, id=uuid.uuid4(), owner=user.pk) == (None, 7)
+    assert one_row_beside(WorkflowContext, scalar, id=workflow_id, owner=other_user.pk) == (None, 7)

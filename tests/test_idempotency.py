@@ -186,9 +186,9 @@ def test_after_a_take_over_the_next_caller_waits(api, user, settings):
     args = PrepareOrderInput.model_validate(prepare_args(workflow_id, key))
     context = type("Context", (), {"principal": user, "correlation_id": "c1"})()
     scope = {"principal": principal_label(user), "tool": "prepare_order", "key": key}
-    assert idempotency._claim(scope, arguments_fingerprint(args), context) == idempotency.Claim(
-        row.pk, 2
-    )
+    first = idempotency._stored_key(scope)
+    claim = idempotency._claim(scope, arguments_fingerprint(args), context, first)
+    assert claim == idempotency.Claim(row.pk, 2)
     assert_error(prepare(api, workflow_id, key=key), "IDEMPOTENCY_IN_PROGRESS", 409)
     assert not Order.objects.exists()
 

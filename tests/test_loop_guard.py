@@ -6,6 +6,7 @@ import uuid
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
@@ -77,6 +78,40 @@ def test_the_guard_reads_through_the_partial_failure_index(db):
         cursor.execute(explain + sql, params)
         plan = " ".join(str(part) for line in cursor.fetchall() for part in line)
     assert "toolcalllog_failures_idx" in plan
+
+
+def test_read_beside_the_workflow_the_guard_still_uses_the_partial_failure_index(db):
+    from giftgenius.fixed_reads import _beside_reader
+    from giftgenius.models import WorkflowContext
+
+    scalar = loop_guard.failures_scalar(
+        principal="user:1", tool="suggest_gifts", workflow_id=WORKFLOW, guard_print="same"
+    )
+    sql = _beside_reader(WorkflowContext, ("id", "owner"), scalar.sql, connection.vendor).statement
+    explain = "EXPLAIN QUERY PLAN " if connection.vendor == "sqlite" else "EXPLAIN "
+    field = WorkflowContext._meta.get_field
+    keys = [field("id").get_db_prep_value(WORKFLOW, connection), 1]
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SET enable_seqscan = off")
+        cursor.execute(explain + sql, [*scalar.params, *keys])
+        plan = " ".join(str(part) for line in cursor.fetchall() for part in line)
+    assert "toolcalllog_failures_idx" in plan
+
+
+def test_the_count_read_beside_the_workflow_is_the_guards_count(db):
+    from giftgenius.fixed_reads import one_row_beside
+    from giftgenius.models import WorkflowContext
+
+    for _ in range(5):
+        row()
+    row(error_code="RETRY_LIMIT_EXCEEDED")
+    scalar = loop_guard.failures_scalar(
+        principal="user:1", tool="suggest_gifts", workflow_id=WORKFLOW, guard_print="same"
+    )
+    _, failures = one_row_beside(WorkflowContext, scalar, id=WORKFLOW, owner=1)
+    # Counted up to the limit, as the guard's own read counts them.
+    assert failures == count(limit=settings.LOOP_GUARD_MAX_FAILURES) == 3
 
 
 @pytest.mark.postgres(reason="prepared statements are PostgreSQL's")
