@@ -22,23 +22,26 @@ from typing import Any
 from django.conf import settings
 from django.db import close_old_connections
 from django.db.models import QuerySet
+from django.utils import timezone
 
+from giftgenius.fixed_writes import insert_rows
 from giftgenius.models import ToolCallLog
 from giftgenius.observability import get_logger
 
 log = get_logger("giftgenius.call_log")
 
 _lock = threading.Lock()
-_pending: list[ToolCallLog] = []
+_pending: list[dict[str, Any]] = []
 _flusher: threading.Thread | None = None
 
 
 def write(*, fields: dict[str, Any], deferrable: bool) -> None:
     """Insert the row now, or (when `deferrable` and batching is on) with the next batch."""
+    # created_at is the call's time, whenever the row is written.
+    row = {"created_at": timezone.now(), **fields}
     if not deferrable or settings.CALL_LOG_BATCH_SIZE <= 1:
-        ToolCallLog.objects.create(**fields)
+        insert_rows(ToolCallLog, rows=[row])
         return
-    row = ToolCallLog(**fields)  # created_at is the call's time, whenever the batch is written
     with _lock:
         _pending.append(row)
         full = len(_pending) >= settings.CALL_LOG_BATCH_SIZE
@@ -49,14 +52,14 @@ def write(*, fields: dict[str, Any], deferrable: bool) -> None:
 
 
 def flush() -> int:
-    """Write every batched row now (one INSERT); returns how many were written."""
+    """Write every batched row now (one statement for all); returns how many were written."""
     with _lock:
         rows = _pending[:]
         _pending.clear()
     if not rows:
         return 0
     try:
-        ToolCallLog.objects.bulk_create(rows)
+        insert_rows(ToolCallLog, rows=rows)
     except Exception:
         # Rows of read calls only (never a write's or a failure's): counted as lost, not retried
         # forever, so a broken database cannot grow this process's memory without bound.

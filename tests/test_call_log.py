@@ -131,7 +131,7 @@ def test_a_failed_batch_insert_is_logged_and_bounded(monkeypatch, caplog, db):
     def broken(*args, **kwargs):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(ToolCallLog.objects, "bulk_create", broken)
+    monkeypatch.setattr(call_log, "insert_rows", broken)
     assert call_log.flush() == 0
     assert call_log.pending() == 0  # dropped, not kept growing
     assert "call_log_rows_lost" in caplog.text

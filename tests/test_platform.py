@@ -15,6 +15,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from giftgenius import call_log
 from giftgenius.models import ApiToken, ToolCallLog
 from giftgenius.principals import user_for_token
 from tests.conftest import ToolClient
@@ -264,7 +265,7 @@ def test_a_failure_to_record_the_call_never_replaces_its_result(api, monkeypatch
     def broken(*args, **kwargs):
         raise DatabaseError("disk full")
 
-    monkeypatch.setattr(ToolCallLog.objects, "create", broken)
+    monkeypatch.setattr(call_log, "insert_rows", broken)
     with caplog.at_level(logging.ERROR, logger="giftgenius.tools"):
         response = api.call("start_gift_workflow", {})
     assert response.status == 200
