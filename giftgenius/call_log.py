@@ -1,15 +1,16 @@
 """Writing the per-call log row (ToolCallLog) without making every read pay an INSERT (issue 12).
 
 A successful, first-time call of a read-only tool is only counted by the metrics, so its row may
-wait in a small per-process batch: it is written by one bulk INSERT when the batch reaches
-`CALL_LOG_BATCH_SIZE` rows, by a background flusher every `CALL_LOG_FLUSH_SECONDS`, when the
-app shuts down (the ASGI lifespan, and at interpreter exit), and before this process's metrics,
-dashboard and alert rules read the log. Each row keeps the time of its call.
+wait in a small per-process batch, written whole in one transaction
+(giftgenius.fixed_writes.insert_rows) when it reaches `CALL_LOG_BATCH_SIZE` rows, by a
+background flusher every `CALL_LOG_FLUSH_SECONDS`, when the app shuts down (the ASGI lifespan,
+and at interpreter exit), and before this process's metrics, dashboard and alert rules read
+the log. Each row keeps the time of its call.
 
 Every other row is written before the call returns: a write tool's, a failure's (the loop
 guard counts failures, so it stays exact), a replay's. A crash (SIGKILL, power loss) can lose
 only batched rows: fewer than twice CALL_LOG_BATCH_SIZE of them (a full batch being written plus
-a batch filling meanwhile), none older than CALL_LOG_FLUSH_SECONDS plus one INSERT.
+a batch filling meanwhile), none older than CALL_LOG_FLUSH_SECONDS plus one batch's write.
 """
 
 from __future__ import annotations
