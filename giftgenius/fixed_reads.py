@@ -62,6 +62,19 @@ def default_db() -> BaseDatabaseWrapper:
     return connections[DEFAULT_DB_ALIAS]
 
 
+def _converters(
+    db: BaseDatabaseWrapper, model: type[Model], fields: Sequence[Any], *, first: int = 0
+) -> tuple[tuple[int, tuple[Callable[..., Any], ...], Any], ...]:
+    """Each field's converters, for the column at its position plus `first`."""
+    found = []
+    for index, field in enumerate(fields):
+        column = field.get_col(model._meta.db_table)
+        converters = (*db.ops.get_db_converters(column), *column.get_db_converters(db))
+        if converters:
+            found.append((index + first, converters, column))
+    return tuple(found)
+
+
 def _reader(
     db: BaseDatabaseWrapper, model: type[Model], fields: Sequence[Any], where: str, order: str = ""
 ) -> _Reader:
@@ -70,17 +83,11 @@ def _reader(
     meta = model._meta
     q = db.ops.quote_name
     selected = ", ".join(q(field.column) for field in fields)
-    converters = []
-    for index, field in enumerate(fields):
-        column = field.get_col(meta.db_table)
-        found = (*db.ops.get_db_converters(column), *column.get_db_converters(db))
-        if found:
-            converters.append((index, found, column))
     return _Reader(
         model=model,
         statement=f"SELECT {selected} FROM {q(meta.db_table)} WHERE {where}{order}",  # noqa: S608
         attnames=tuple(field.attname for field in fields),
-        converters=tuple(converters),
+        converters=_converters(db, model, fields),
     )
 
 
@@ -122,16 +129,16 @@ def _beside_reader(
     meta = model._meta
     q = db.ops.quote_name
     table = q(meta.db_table)
-    row = _reader(db, model, meta.concrete_fields, "")  # the columns' converters and names
-    selected = ", ".join(f"{table}.{q(field.column)}" for field in meta.concrete_fields)
+    fields = meta.concrete_fields
+    selected = ", ".join(f"{table}.{q(field.column)}" for field in fields)
     on = " AND ".join(f"{table}.{q(meta.get_field(name).column)} = %s" for name in columns)
     # One row always: the scalar first, then the row's columns (NULL when there is no row).
     statement = (
         f"SELECT ({scalar_sql}), {selected} FROM (SELECT 1) AS {q('one')}"  # noqa: S608
         f" LEFT JOIN {table} ON {on}"
     )
-    converters = tuple((index + 1, found, column) for index, found, column in row.converters)
-    return _Reader(model, statement, row.attnames, converters)
+    attnames = tuple(field.attname for field in fields)
+    return _Reader(model, statement, attnames, _converters(db, model, fields, first=1))
 
 
 def one_row_beside(model: type[M], scalar: Scalar, **equal: Any) -> tuple[M | None, Any]:

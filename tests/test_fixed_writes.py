@@ -78,3 +78,11 @@ def test_a_batch_is_written_whole_or_not_at_all():
         insert_rows(ToolCallLog, rows=[good, bad])
 
     assert not ToolCallLog.objects.filter(correlation_id="good").exists()
+
+
+def test_a_model_whose_fields_set_themselves_on_save_is_refused():
+    """insert_rows runs no pre_save, so an auto_now field would be written as its default."""
+    from giftgenius.models import WorkflowContext
+
+    with pytest.raises(TypeError, match="auto_now"):
+        insert_rows(WorkflowContext, rows=[{"current_step": "brief"}])

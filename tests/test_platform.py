@@ -102,10 +102,11 @@ def test_one_structured_json_log_line_per_tool_call(api, caplog, demo_catalog):
 class CountsItsRenders:
     """A logged value that counts how often a log line is rendered with it."""
 
-    renders = 0
+    def __init__(self) -> None:
+        self.renders = 0
 
     def __repr__(self) -> str:
-        type(self).renders += 1
+        self.renders += 1
         return "<counted>"
 
 
@@ -115,11 +116,11 @@ def test_a_line_below_the_level_is_dropped_before_it_is_rendered(caplog):
     log, value = get_logger("giftgenius.tools"), CountsItsRenders()
     with caplog.at_level(logging.WARNING, logger="giftgenius.tools"):
         log.info("tool_call", value=value, keys={1: "non-string key"})
-    assert CountsItsRenders.renders == 0 and not caplog.records
+    assert value.renders == 0 and not caplog.records
 
     with caplog.at_level(logging.INFO, logger="giftgenius.tools"):
         log.info("tool_call", value=value, keys={1: "non-string key"})
-    assert CountsItsRenders.renders == 1
+    assert value.renders == 1
     line = json.loads(caplog.records[-1].getMessage())
     assert line["value"] == "<counted>" and line["keys"] == {"1": "non-string key"}
     assert line["level"] == "info" and line["timestamp"].endswith("Z")

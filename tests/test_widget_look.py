@@ -385,3 +385,16 @@ def test_prices_in_the_summary_are_localized():
         tool="prepare_order", outcome=ok("prepare_order", body), locale="zh-Hans"
     )
     assert "US$34.50" in html
+
+
+def test_card_words_are_in_the_language_asked_for_whichever_is_active():
+    from widget.fragments import card_words
+
+    card_words.cache_clear()
+    with translation.override("en"):
+        polish = card_words("pl")
+    with translation.override("pl"):
+        english = card_words("en")
+    assert polish.select != english.select == "Select"
+    with translation.override("pl"):
+        assert polish.select == translation.gettext("Select")

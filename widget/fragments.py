@@ -237,15 +237,16 @@ class CardWords:
 
 @lru_cache(maxsize=64)
 def card_words(language: str) -> CardWords:
-    """In `language`, the active one: looked up once per language, not per card (a list of
-    cards had asked gettext a dozen times per draw)."""
-    return CardWords(
-        select=_("Select"),
-        select_named=_("Select %(name)s"),
-        interest_reason=_("Matches the interest “%(interest)s”"),
-        age_reason=_("Suits someone aged %(age)s"),
-        price_reason=_("%(price)s is within your budget"),
-    )
+    """In `language`: looked up once per language, not per card (a list of cards had asked
+    gettext a dozen times per draw). Translated in `language` itself, whichever is active."""
+    with translation.override(language):
+        return CardWords(
+            select=_("Select"),
+            select_named=_("Select %(name)s"),
+            interest_reason=_("Matches the interest “%(interest)s”"),
+            age_reason=_("Suits someone aged %(age)s"),
+            price_reason=_("%(price)s is within your budget"),
+        )
 
 
 def match_reason(fact: MatchFact, *, currency: str, language: str) -> str:
