@@ -11,7 +11,15 @@ import pytest
 from django.db.models import Model
 
 from checkout.models import IdempotencyKey
-from giftgenius.fixed_reads import Scalar, one_row, one_row_beside
+from giftgenius.fixed_reads import (
+    AnyOf,
+    Scalar,
+    any_of_sql,
+    one_row,
+    one_row_beside,
+    supports_any_of,
+    values_where,
+)
 from giftgenius.models import Product, WorkflowContext
 from tests.fixtures import draft_order, start, suggest
 
@@ -78,3 +86,28 @@ def test_no_row_beside_a_scalar_is_none_and_the_scalar_is_still_read(api, user, 
 
     assert one_row_beside(WorkflowContext, scalar, id=uuid.uuid4(), owner=user.pk) == (None, 7)
     assert one_row_beside(WorkflowContext, scalar, id=workflow_id, owner=other_user.pk) == (None, 7)
+
+
+def _any_of_ids(ids) -> list[int]:
+    where = f"{any_of_sql('{id}')} AND {{stock}} >= %s"
+    rows = values_where(
+        Product, fields=("id",), where=where, params=[("id", AnyOf(ids)), ("stock", 0)]
+    )
+    return [pid for (pid,) in rows]
+
+
+@pytest.mark.parametrize("size", [0, 1, 3, 130], ids=lambda n: f"{n} ids")
+def test_any_of_matches_exactly_the_given_ids(size):
+    assert supports_any_of()  # both test databases have the one-parameter form
+    known = list(Product.objects.order_by("-id").values_list("id", flat=True)[:size])
+    # Ids that name no product and a repeated id change nothing.
+    asked = [*known, *known[:1], 10**12, -1]
+
+    assert sorted(_any_of_ids(asked)) == sorted(known)
+    assert len(known) == size
+
+
+@pytest.mark.parametrize("bad", ["1", 1.0, "1) OR (1=1", None], ids=repr)
+def test_any_of_refuses_anything_but_integers_before_asking(bad, django_assert_num_queries):
+    with django_assert_num_queries(0), pytest.raises(TypeError):
+        _any_of_ids([1, bad])
