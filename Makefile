@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 SWEEP_INTERVAL ?= 30
 
-.PHONY: run test bench lint format setup conformance localstripe
+.PHONY: run test bench bench-ab lint format setup conformance localstripe
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -51,6 +51,11 @@ localstripe: $(VENV)/.installed
 
 bench: setup
 	$(PY) -m bench $(BENCH_ARGS)
+
+# Two versions side by side, driven in turns (bench/ab.py): REV against this working tree.
+bench-ab: setup
+	@test -n "$(REV)" || { echo "usage: make bench-ab REV=<commit> [BENCH_ARGS=...]"; exit 2; }
+	$(PY) -m bench.ab $(REV) $(BENCH_ARGS)
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .

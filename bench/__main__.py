@@ -73,7 +73,7 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def prepare_database(env: dict[str, str]) -> str:
+def prepare_database(env: dict[str, str], *, root: Path = ROOT) -> str:
     """Migrate, seed, give the catalog deep stock, gather the planner's statistics, and return
     a bearer token for a bench user."""
     manage = [sys.executable, "manage.py"]
@@ -83,7 +83,7 @@ def prepare_database(env: dict[str, str]) -> str:
         ["seed_catalog"],
         ["ensure_demo_users"],
     ):
-        subprocess.run(manage + args, cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(manage + args, cwd=root, env=env, check=True, stdout=subprocess.DEVNULL)
     script = (
         "import django; django.setup();"
         "from giftgenius.models import Product; Product.objects.filter(active=True).update(stock=1000000);"
@@ -99,7 +99,7 @@ def prepare_database(env: dict[str, str]) -> str:
     )
     out = subprocess.run(
         [sys.executable, "-c", script],
-        cwd=ROOT,
+        cwd=root,
         env=env,
         check=True,
         capture_output=True,
@@ -113,10 +113,17 @@ REFERENCE_APP = "bench.reference_server:app"
 
 
 def start_server(
-    env: dict[str, str], port: int, *, workers: int, log: Path, app: str = GIFTGENIUS_APP
+    env: dict[str, str],
+    port: int,
+    *,
+    workers: int,
+    log: Path,
+    app: str = GIFTGENIUS_APP,
+    root: Path = ROOT,
 ) -> subprocess.Popen:
-    """Start uvicorn and wait until every worker has started: connections opened before a
-    worker is up all go to the others, and a 2-worker run would measure one worker."""
+    """Start uvicorn serving `app` from the tree at `root`, and wait until every worker has
+    started: connections opened before a worker is up all go to the others, and a 2-worker run
+    would measure one worker."""
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("w") as stderr:
         server = subprocess.Popen(
@@ -135,7 +142,7 @@ def start_server(
                 "--workers",
                 str(workers),
             ],
-            cwd=ROOT,
+            cwd=root,
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=stderr,
@@ -394,14 +401,57 @@ def timed(fn: Callable[[], object]) -> float:
     return time.perf_counter() - started
 
 
-def run(args: argparse.Namespace) -> None:
-    env = {
+def read_scenarios(clients: list[httpx.Client]) -> dict[str, Callable[[httpx.Client], float]]:
+    """The floor and the read tools over REST and /mcp (both eras), in the order they are
+    measured: each a function timing one call on a client (each client has its own workflow,
+    with ideas)."""
+    workflows = {id(c): tool(c, "start_gift_workflow", {})["workflow_id"] for c in clients}
+    for c in clients:
+        tool(c, "suggest_gifts", {"workflow_id": workflows[id(c)], **BRIEF})
+    sessions = {id(c): McpSession(c) for c in clients}
+    envelopes = {id(c): McpSession(c, era="envelope") for c in clients}
+
+    def floor(c: httpx.Client) -> float:
+        return timed(lambda: c.get("/healthz").raise_for_status())
+
+    def over_rest(name: str) -> Callable[[httpx.Client], float]:
+        brief = BRIEF if name == "suggest_gifts" else {}
+        return lambda c: timed(lambda: tool(c, name, {"workflow_id": workflows[id(c)], **brief}))
+
+    def over_mcp(era: dict[int, McpSession], name: str) -> Callable[[httpx.Client], float]:
+        """`name` as tools/call in one era's sessions, with the REST scenario's arguments."""
+        brief = BRIEF if name == "suggest_gifts" else {}
+
+        def call(c: httpx.Client) -> float:
+            body = {"workflow_id": workflows[id(c)], **brief}
+            return timed(lambda: era[id(c)].call(name, body))
+
+        return call
+
+    return {
+        FLOOR: floor,
+        "suggest_gifts": over_rest("suggest_gifts"),
+        "get_workflow": over_rest("get_workflow"),
+        "mcp suggest_gifts": over_mcp(sessions, "suggest_gifts"),
+        "mcp get_workflow": over_mcp(sessions, "get_workflow"),
+        ENVELOPE_SUGGEST: over_mcp(envelopes, "suggest_gifts"),
+        ENVELOPE_GET_WORKFLOW: over_mcp(envelopes, "get_workflow"),
+    }
+
+
+def served_env() -> dict[str, str]:
+    """The app as a benchmark serves it: no debug, warnings only, no fault injection."""
+    return {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "giftgenius.settings.dev",
         "DEBUG": "0",
         "LOG_LEVEL": "WARNING",
         "FAULT_INJECTION_ENABLED": "0",
     }
+
+
+def run(args: argparse.Namespace) -> None:
+    env = served_env()
     if args.database_url:
         env["DATABASE_URL"] = args.database_url
         label = "PostgreSQL"
@@ -425,33 +475,7 @@ def run(args: argparse.Namespace) -> None:
     )
     try:
         shell = widget_shell_size(clients[0])
-        workflows = {id(c): tool(c, "start_gift_workflow", {})["workflow_id"] for c in clients}
-        for c in clients:
-            tool(c, "suggest_gifts", {"workflow_id": workflows[id(c)], **BRIEF})
-        sessions = {id(c): McpSession(c) for c in clients}
-        envelopes = {id(c): McpSession(c, era="envelope") for c in clients}
-
-        def floor(c: httpx.Client) -> float:
-            return timed(lambda: c.get("/healthz").raise_for_status())
-
-        def suggest(c: httpx.Client) -> float:
-            return timed(
-                lambda: tool(c, "suggest_gifts", {"workflow_id": workflows[id(c)], **BRIEF})
-            )
-
-        def get_workflow(c: httpx.Client) -> float:
-            return timed(lambda: tool(c, "get_workflow", {"workflow_id": workflows[id(c)]}))
-
-        def over_mcp(era: dict[int, McpSession], name: str) -> Callable[[httpx.Client], float]:
-            """`name` as tools/call in one era's sessions, with the REST scenario's arguments."""
-            brief = BRIEF if name == "suggest_gifts" else {}
-
-            def call(c: httpx.Client) -> float:
-                body = {"workflow_id": workflows[id(c)], **brief}
-                return timed(lambda: era[id(c)].call(name, body))
-
-            return call
-
+        reads = read_scenarios(clients)
         replays: list[tuple[httpx.Client, dict]] = []
         first_commits: list[float] = []  # the commit_order half of each checkout, first call
 
@@ -493,13 +517,8 @@ def run(args: argparse.Namespace) -> None:
                 result = measure(name, fn, requests=n, concurrency=level, clients=clients, cpu=cpu)
                 results.append({**result, "c": level})
 
-            at(FLOOR, floor, args.requests)
-            at("suggest_gifts", suggest, args.requests)
-            at("get_workflow", get_workflow, args.requests)
-            at("mcp suggest_gifts", over_mcp(sessions, "suggest_gifts"), args.requests)
-            at("mcp get_workflow", over_mcp(sessions, "get_workflow"), args.requests)
-            at(ENVELOPE_SUGGEST, over_mcp(envelopes, "suggest_gifts"), args.requests)
-            at(ENVELOPE_GET_WORKFLOW, over_mcp(envelopes, "get_workflow"), args.requests)
+            for name, call in reads.items():
+                at(name, call, args.requests)
             first_commits.clear()
             at("checkout (prepare+commit)", checkout, args.checkout_requests)
             measured = sorted(first_commits[-args.checkout_requests :])
