@@ -214,8 +214,9 @@ def values_where(
 ) -> list[list[Any]]:
     """The converted values of `fields` of the rows matching `where`, SQL in which `{name}`
     stands for a field's column and each `%s` for one of `params`: (field name, value) pairs,
-    prepared by that field (an `AnyOf` holds integers, packed into one parameter). Each distinct `where` is one
-    cached statement, so keep their number small (a set of values goes in one `AnyOf`)."""
+    prepared by that field (an `AnyOf`'s integers are packed into one parameter). Each distinct
+    `where` is one cached statement, so keep their number small (a set of ids goes in one
+    `AnyOf`)."""
     db = default_db()
     meta = model._meta
     preparers: dict[str, Callable[..., Any]] = {}
