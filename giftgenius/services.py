@@ -29,10 +29,15 @@ def record_ideas(
     `workflow` is the row as this call read it (changed in place). One conditional UPDATE (a
     fixed statement, giftgenius.fixed_writes) applies the change if the row is still as read
     (same step, same updated_at); after a concurrent change it locks the row and applies the
-    change to what is there now (issue 12).
+    change to what is there now (issue 12). A "Regenerate" that finds the ideas the workflow
+    already shows, for the same brief, changes nothing and writes nothing: the call takes
+    effect where it read the row, as if it had run just before any change made since.
     """
     read_step, read_at = workflow.current_step, workflow.updated_at
+    as_read = _ideas_state(workflow)
     _with_ideas(workflow, brief=brief, product_ids=product_ids)
+    if _ideas_state(workflow) == as_read:
+        return workflow
     workflow.updated_at = timezone.now()
     changed = update_where(
         WorkflowContext,
@@ -63,6 +68,17 @@ def record_ideas(
             ]
         )
     return locked
+
+
+def _ideas_state(workflow: WorkflowContext) -> tuple:
+    """What recording ideas may change, as values (copies: _with_ideas replaces them)."""
+    return (
+        workflow.current_step,
+        list(workflow.visited_steps),
+        dict(workflow.brief or {}),
+        list(workflow.last_suggestions),
+        workflow.selected_product_id,
+    )
 
 
 def _refuse_after_gift_search(workflow: WorkflowContext, *, tool: str) -> None:

@@ -1,5 +1,6 @@
-"""suggest_gifts records its ideas with one conditional UPDATE (issue 12), and a workflow that
-changed since the call read it is never overwritten with a stale picture of it."""
+"""suggest_gifts records its ideas with one conditional UPDATE (issue 12), a workflow that
+changed since the call read it is never overwritten with a stale picture of it, and a
+"Regenerate" that finds the ideas already recorded writes nothing."""
 
 from __future__ import annotations
 
@@ -57,6 +58,97 @@ def test_a_workflow_changed_since_it_was_read_is_locked_and_updated_as_it_is_now
     assert stored.visited_steps == [Step.BRIEF, Step.IDEAS, Step.GIFT_SELECTED]
     assert stored.brief == NEW_BRIEF and stored.last_suggestions == [product_id]
     assert recorded.updated_at == stored.updated_at
+
+
+def test_a_regenerate_that_finds_the_same_ideas_writes_nothing(
+    api, user, django_assert_num_queries
+):
+    workflow_id = start(api)
+    suggest(api, workflow_id)
+    workflow = read(workflow_id, user)
+    before = WorkflowContext.objects.get(pk=workflow_id)
+
+    with django_assert_num_queries(0):
+        recorded = services.record_ideas(
+            workflow=workflow,
+            brief=dict(workflow.brief),
+            product_ids=list(workflow.last_suggestions),
+        )
+
+    stored = WorkflowContext.objects.get(pk=workflow_id)
+    assert stored.updated_at == before.updated_at == recorded.updated_at
+    assert (recorded.current_step, recorded.last_suggestions) == (
+        Step.IDEAS,
+        before.last_suggestions,
+    )
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"brief": {**BRIEF, "relationship": "colleague"}},  # another brief, the same ideas
+        {"ideas": "reversed"},  # the same brief, the ideas in another order
+    ],
+    ids=["brief", "ideas"],
+)
+def test_any_change_to_the_brief_or_the_ideas_is_written(api, user, change):
+    workflow_id = start(api)
+    suggest(api, workflow_id)
+    workflow = read(workflow_id, user)
+    before = WorkflowContext.objects.get(pk=workflow_id)
+    brief = change.get("brief", dict(workflow.brief))
+    ideas = list(workflow.last_suggestions)
+    if change.get("ideas"):
+        ideas.reverse()
+    assert len(ideas) > 1
+
+    services.record_ideas(workflow=workflow, brief=brief, product_ids=ideas)
+
+    stored = WorkflowContext.objects.get(pk=workflow_id)
+    assert stored.updated_at > before.updated_at
+    assert (stored.brief["relationship"], stored.last_suggestions) == (brief["relationship"], ideas)
+
+
+def test_the_same_ideas_on_a_selected_gift_still_go_back_to_ideas(api, user):
+    workflow_id, _ = workflow_with_gift(api)
+    workflow = read(workflow_id, user)
+
+    services.record_ideas(
+        workflow=workflow, brief=dict(workflow.brief), product_ids=list(workflow.last_suggestions)
+    )
+
+    stored = WorkflowContext.objects.get(pk=workflow_id)
+    assert (stored.current_step, stored.selected_product_id) == (Step.IDEAS, None)
+
+
+def test_a_regenerate_read_before_a_selection_does_not_undo_it(api, user):
+    """Writing nothing, the regenerated call takes effect where it read the row: before the
+    selection made since, which therefore stands (as if the two had run one after the other)."""
+    workflow_id = start(api)
+    suggest(api, workflow_id)
+    stale = read(workflow_id, user)
+    product_id = stale.last_suggestions[0]
+    selected = api.call("select_gift", {"workflow_id": workflow_id, "product_id": product_id})
+    assert selected.status == 200
+
+    services.record_ideas(
+        workflow=stale, brief=dict(stale.brief), product_ids=list(stale.last_suggestions)
+    )
+
+    stored = WorkflowContext.objects.get(pk=workflow_id)
+    assert (stored.current_step, stored.selected_product_id) == (Step.GIFT_SELECTED, product_id)
+
+
+def test_suggest_gifts_regenerated_answers_the_same_and_keeps_the_recorded_row(api):
+    workflow_id = start(api)
+    first = suggest(api, workflow_id)
+    recorded = WorkflowContext.objects.get(pk=workflow_id)
+
+    again = suggest(api, workflow_id)
+
+    assert again.status == first.status == 200
+    assert again.body["gifts"] == first.body["gifts"]
+    assert WorkflowContext.objects.get(pk=workflow_id).updated_at == recorded.updated_at
 
 
 @pytest.mark.postgres
