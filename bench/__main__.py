@@ -24,6 +24,7 @@ Without --database-url a fresh SQLite file under var/bench/ is used.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import shutil
@@ -413,23 +414,25 @@ def read_scenarios(clients: list[httpx.Client]) -> dict[str, Callable[[httpx.Cli
         tool(c, "suggest_gifts", {"workflow_id": workflows[id(c)], **BRIEF})
     sessions = {id(c): McpSession(c) for c in clients}
     envelopes = {id(c): McpSession(c, era="envelope") for c in clients}
+    # Each client asks with two briefs in turn, so every suggest_gifts records new ideas as a
+    # first suggestion does (the same brief again is a "Regenerate", which writes nothing).
+    briefs = {
+        id(c): itertools.cycle([BRIEF, {**BRIEF, "relationship": "colleague"}]) for c in clients
+    }
+
+    def arguments(c: httpx.Client, name: str) -> dict:
+        brief = next(briefs[id(c)]) if name == "suggest_gifts" else {}
+        return {"workflow_id": workflows[id(c)], **brief}
 
     def floor(c: httpx.Client) -> float:
         return timed(lambda: c.get("/healthz").raise_for_status())
 
     def over_rest(name: str) -> Callable[[httpx.Client], float]:
-        brief = BRIEF if name == "suggest_gifts" else {}
-        return lambda c: timed(lambda: tool(c, name, {"workflow_id": workflows[id(c)], **brief}))
+        return lambda c: timed(lambda: tool(c, name, arguments(c, name)))
 
     def over_mcp(era: dict[int, McpSession], name: str) -> Callable[[httpx.Client], float]:
         """`name` as tools/call in one era's sessions, with the REST scenario's arguments."""
-        brief = BRIEF if name == "suggest_gifts" else {}
-
-        def call(c: httpx.Client) -> float:
-            body = {"workflow_id": workflows[id(c)], **brief}
-            return timed(lambda: era[id(c)].call(name, body))
-
-        return call
+        return lambda c: timed(lambda: era[id(c)].call(name, arguments(c, name)))
 
     return {
         FLOOR: floor,
