@@ -8,6 +8,7 @@ the tree of REV (`git archive` into var/bench-ab/), the head is this working tre
 this checkout's virtualenv (a REV with other dependencies needs them installed), each with its
 own fresh database (SQLite files, or `<name>_base` / `<name>_head` beside --database-url's
 database on the same PostgreSQL server) and its own uvicorn. Only one side is driven at a time.
+Both are prepared and driven by this tree's benchmark code, so only the app differs.
 
 Usage: python -m bench.ab REV [--rounds N] [--requests N] [--concurrency C]
                               [--database-url URL] [--workers W]
@@ -104,6 +105,8 @@ def main() -> None:
     parser.add_argument("--database-url", default="")
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args()
+    if min(args.rounds, args.requests, args.concurrency, args.workers) < 1:
+        parser.error("--rounds, --requests, --concurrency and --workers take 1 or more")
 
     commit = commit_of(args.rev)
     roots = {"base": tree_of(commit), "head": ROOT}
@@ -152,7 +155,9 @@ def main() -> None:
     report(figures, base=commit, args=args)
 
 
-def report(figures: dict[str, dict[str, list[dict]]], *, base: str, args) -> None:
+def report(
+    figures: dict[str, dict[str, list[dict]]], *, base: str, args: argparse.Namespace
+) -> None:
     database = "PostgreSQL" if args.database_url else "SQLite"
     print(
         f"\nbench-ab — base {base[:12]} against this working tree; {database}, "
