@@ -5,9 +5,10 @@ so POST /mcp is not redirected to /mcp/, and the outer lifespan runs the MCP ses
 because a mounted app's own lifespan never runs.
 
 Django's views and middleware are all synchronous, so Django is served through its WSGI
-handler on a thread pool (a2wsgi): one thread hop per request. Its ASGI handler hops between
-the event loop and a thread around every middleware (about 19 hops per request here), which
-measured 4 ms of pure overhead per call and serialised all requests on one thread.
+handler on a thread pool (a2wsgi, with the request and a whole response passed in one round
+trip: giftgenius.wsgi_bridge). Its ASGI handler hops between the event loop and a thread around
+every middleware (about 19 hops per request here), which measured 4 ms of pure overhead per
+call and serialised all requests on one thread.
 """
 
 import contextlib
@@ -16,7 +17,6 @@ import os
 from collections.abc import AsyncIterator
 
 import django
-from a2wsgi import WSGIMiddleware
 from asgiref.sync import sync_to_async
 from django.apps import apps
 from django.conf import settings
@@ -24,6 +24,8 @@ from django.core.handlers.wsgi import WSGIHandler
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.routing import Mount
+
+from giftgenius.wsgi_bridge import DjangoWSGIMiddleware
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "giftgenius.settings.dev")
 # What get_asgi_application() does, minus a second setup when the importing process (the test
@@ -41,7 +43,7 @@ from widget.mcp_server import MCP_PATH, build_mcp_server, transport_security
 def build_application() -> Starlette:
     """A fresh app: its own MCP server (a session manager runs only once per instance) and its
     own Django handler (middleware such as WhiteNoise index their files when created)."""
-    django_app = WSGIMiddleware(WSGIHandler(), workers=settings.DJANGO_THREADS)
+    django_app = DjangoWSGIMiddleware(WSGIHandler(), workers=settings.DJANGO_THREADS)
     server = build_mcp_server()
     mcp_app = server.streamable_http_app(
         streamable_http_path=MCP_PATH,
