@@ -7,7 +7,6 @@ executor's (the same path as MCP), so Ninja only documents the schemas.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import orjson
@@ -21,6 +20,7 @@ from giftgenius.executor import ToolOutcome, error_body, execute_tool
 from giftgenius.observability import correlation_id_from
 from giftgenius.principals import caller_for_bearer_header
 from giftgenius.registry import REGISTRY, ToolSpec
+from giftgenius.validation import json_arguments
 
 REF = "#/components/schemas/{model}"
 FAULT_HEADER = "HTTP_X_FAULT_INJECT"
@@ -94,24 +94,11 @@ def render(outcome: ToolOutcome) -> HttpResponse:
     return response
 
 
-def _parse_body(request: HttpRequest) -> Any:
-    try:
-        return json.loads(request.body or b"{}")
-    except (ValueError, UnicodeDecodeError):
-        raise ToolError(
-            "INVALID_JSON",
-            "The request body is not valid JSON. Send a JSON object with the tool's fields.",
-            field="(body)",
-            expected="a JSON object",
-            example={},
-        ) from None
-
-
 def tool_view(spec: ToolSpec):
     def view(request: HttpRequest) -> HttpResponse:
         correlation_id = correlation_id_from(request.headers.get("X-Correlation-ID"))
         try:
-            arguments = _parse_body(request)
+            arguments = json_arguments(request)
         except ToolError as exc:
             return render(
                 ToolOutcome(

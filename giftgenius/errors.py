@@ -69,6 +69,14 @@ ERROR_CATALOG: dict[str, ErrorSpec] = {
             ANALYTICS,
             _("Something in the request was not quite right. Please try again."),
         ),
+        _spec(
+            "PAYLOAD_TOO_LARGE",
+            V,
+            False,
+            413,
+            ANALYTICS,
+            _("Something in the request was not quite right. Please try again."),
+        ),
         _spec("UNKNOWN_TOOL", V, False, 404, ANALYTICS, _("This action is not available.")),
         _spec("UNAUTHORIZED", P, False, 401, ANALYTICS, _("Please sign in again to continue.")),
         _spec(

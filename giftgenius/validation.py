@@ -6,12 +6,40 @@ schema the client was given, so the error and the schema can never disagree.
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.http import HttpRequest
 from pydantic import BaseModel, ValidationError
 
 from giftgenius.errors import ToolError
+
+
+def json_arguments(request: HttpRequest) -> Any:
+    """A tool call's JSON body (an empty body is `{}`), or the structured error for a body that
+    is not JSON or is larger than Django reads into memory (`DATA_UPLOAD_MAX_MEMORY_SIZE`)."""
+    try:
+        return json.loads(request.body or b"{}")
+    except RequestDataTooBig:
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        raise ToolError(
+            "PAYLOAD_TOO_LARGE",
+            f"The request body is larger than {limit} bytes. Send only the tool's fields.",
+            field="(body)",
+            expected=f"a JSON object of at most {limit} bytes",
+            example={},
+        ) from None
+    except (ValueError, UnicodeDecodeError):
+        raise ToolError(
+            "INVALID_JSON",
+            "The request body is not valid JSON. Send a JSON object with the tool's fields.",
+            field="(body)",
+            expected="a JSON object",
+            example={},
+        ) from None
 
 
 def validate_arguments(model: type[BaseModel], arguments: Any) -> BaseModel:

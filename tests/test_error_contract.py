@@ -110,6 +110,30 @@ def test_body_that_is_not_json(api):
     assert body["error"]["code"] == "INVALID_JSON"
 
 
+def test_body_larger_than_django_reads_is_refused_with_its_limit(api, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 64
+    body = json.dumps({"workflow_id": "x" * 64})
+    response = api.client.post(
+        "/api/tools/get_workflow", data=body, content_type="application/json"
+    )
+    error = json.loads(response.content)["error"]
+    assert response.status_code == 413
+    assert error["code"] == "PAYLOAD_TOO_LARGE"
+    assert error["field"] == "(body)"
+    assert "64 bytes" in error["message"] and "64 bytes" in error["expected"]
+    assert error["retryable"] is False
+
+
+def test_body_at_the_limit_is_read(api, settings):
+    body = json.dumps({"workflow_id": "not-a-uuid"})
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = len(body)
+    response = api.client.post(
+        "/api/tools/get_workflow", data=body, content_type="application/json"
+    )
+    assert response.status_code == 422  # read and validated, not refused for its size
+    assert json.loads(response.content)["error"]["field"] == "workflow_id"
+
+
 def test_body_that_is_not_an_object(api):
     response = api.call("get_workflow", ["workflow_id"])
     assert response.status == 422

@@ -266,6 +266,16 @@ def test_a_body_that_is_not_json_gets_a_banner(shopper):
     assert 'data-error-code="INVALID_JSON"' in response.content.decode()
 
 
+def test_a_body_too_large_to_read_gets_a_banner(shopper, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 16
+    response = signed_in(shopper).post(
+        ACTION.format("get_workflow"),
+        data=json.dumps({"workflow_id": "0" * 32}),
+        content_type="application/json",
+    )
+    assert 'data-error-code="PAYLOAD_TOO_LARGE"' in response.content.decode()
+
+
 def test_actions_only_accept_post(shopper):
     assert signed_in(shopper).get(ACTION.format("get_workflow")).status_code == 405
 

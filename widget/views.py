@@ -33,6 +33,7 @@ from giftgenius.executor import ToolOutcome, error_body, execute_tool
 from giftgenius.observability import correlation_id_from
 from giftgenius.principals import issue_api_token, user_for_token
 from giftgenius.registry import REGISTRY
+from giftgenius.validation import json_arguments
 from widget.fallback import fragment_or_none, unshown_notice
 from widget.fragments import CONTRACT, render_start
 from widget.locale import html_lang, locale_from_request, normalize_locale
@@ -101,19 +102,6 @@ def widget_page(request: HttpRequest) -> HttpResponse:
     return render(request, "widget/shell.html", context)
 
 
-def _parse_arguments(request: HttpRequest) -> Any:
-    try:
-        return json.loads(request.body or b"{}")
-    except (ValueError, UnicodeDecodeError):
-        raise ToolError(
-            "INVALID_JSON",
-            "The request body is not valid JSON.",
-            field="(body)",
-            expected="a JSON object",
-            example={},
-        ) from None
-
-
 @require_POST
 @never_cache
 def widget_action(request: HttpRequest, tool: str) -> HttpResponse:
@@ -129,7 +117,7 @@ def widget_action(request: HttpRequest, tool: str) -> HttpResponse:
     try:
         if spec is None or not (spec.widget_accessible or tool in BROWSER_ONLY_TOOLS):
             raise ToolError("UNKNOWN_TOOL", f"'{tool}' is not a widget action.", field="tool")
-        arguments = _parse_arguments(request)
+        arguments = json_arguments(request)
     except ToolError as exc:
         outcome = ToolOutcome(tool, error_body(exc), {}, exc.spec.http_status, correlation_id)
     else:
