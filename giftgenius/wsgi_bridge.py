@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import io
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -100,7 +101,8 @@ class DjangoWSGIMiddleware(WSGIMiddleware):
                 asyncio.run_coroutine_threadsafe(send(message), loop).result()
 
             send_now(response.start_message())
-            for chunk in iterable:
+            # What the app wrote through write() before returning comes first (PEP 3333).
+            for chunk in itertools.chain(response.chunks, iterable):
                 if chunk:
                     send_now({"type": "http.response.body", "body": chunk, "more_body": True})
             send_now({"type": "http.response.body", "body": b""})

@@ -189,6 +189,25 @@ def test_a_streaming_response_is_sent_as_it_is_produced_not_gathered():
     assert Streaming.closed
 
 
+@pytest.mark.parametrize("streaming", [False, True], ids=["whole", "streaming"])
+def test_what_the_app_writes_through_write_comes_before_what_it_returns(streaming):
+    class Rest(list):
+        pass
+
+    Rest.streaming = streaming
+
+    def app(environ, start_response):
+        write = start_response("200 OK", [])
+        write(b"written,")
+        return Rest([b"returned"])
+
+    exchange = Exchange(app, messages=_body(b""))
+    exchange.run(_scope(method="GET"))
+
+    assert exchange.body == b"written,returned"
+    assert len(exchange.sent) == (4 if streaming else 2)
+
+
 @pytest.mark.parametrize(
     "length",
     [
