@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from contextvars import ContextVar
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from functools import lru_cache
 from typing import Any, TypeVar
@@ -63,6 +63,12 @@ class CatalogItem:
     image_height: int = 0
     image_alt: str = ""
     active: bool = True
+    # The words a brief's interests can name it by (its tags and its category), made once per
+    # item: ranking and narrowing test every candidate against them on every suggest_gifts.
+    words: frozenset[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "words", frozenset((*self.tags, self.category)))
 
     @property
     def in_stock(self) -> bool:
@@ -212,7 +218,7 @@ def _reload() -> _Snapshot:
     items = {item.product_id: item for item in _items(Product.objects.values_list(*_FIELDS))}
     by_interest: dict[str, set[int]] = {}
     for item in items.values():
-        for word in {*item.tags, item.category}:
+        for word in item.words:
             by_interest.setdefault(word, set()).add(item.product_id)
     _snapshot = _Snapshot(  # swapped whole, never half-built
         items,
@@ -296,7 +302,7 @@ def sellable_candidates(
         items = _live_items(live, snapshot)
         if wanted is None:
             return items
-        return [item for item in items if wanted & {*item.tags, item.category}]
+        return [item for item in items if not wanted.isdisjoint(item.words)]
 
     return _with_retries(fetch)
 

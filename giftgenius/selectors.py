@@ -45,7 +45,8 @@ def interest_hits(*, tags: Iterable[str], category: str, interests: Iterable[str
 
 
 def _interest_hits(item: CatalogItem, interests: tuple[str, ...]) -> list[str]:
-    return interest_hits(tags=item.tags, category=item.category, interests=interests)
+    """`interest_hits` for a catalog item, whose words (tags and category) are made once."""
+    return [interest for interest in interests if interest in item.words]
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,8 @@ def _in_budget(item: CatalogItem, low: Decimal, high: Decimal) -> bool:
 def rank_gifts(candidates: list[CatalogItem], brief: Brief, *, limit: int) -> list[RankedGift]:
     """Products matching at least one interest, in budget and suitable for the age, best first."""
     middle = (brief.budget_min + brief.budget_max) / 2
-    span = max(brief.budget_max - brief.budget_min, Decimal(1))
+    # The score is a float: dividing in floats avoids a decimal division per candidate.
+    span = float(max(brief.budget_max - brief.budget_min, Decimal(1)))
     hints = set(RELATIONSHIP_HINTS.get(brief.relationship, ()))
     scored = []
     for item in candidates:
@@ -95,8 +97,8 @@ def rank_gifts(candidates: list[CatalogItem], brief: Brief, *, limit: int) -> li
         hits = _interest_hits(item, brief.interests)
         if not hits:
             continue
-        closeness = 1 - float(abs(item.price - middle) / span)
-        hinted = bool(hints & set(item.tags))
+        closeness = 1 - float(abs(item.price - middle)) / span
+        hinted = not hints.isdisjoint(item.tags)
         score = 10 * len(hits) + 2 * closeness + (1 if hinted else 0) + min(item.stock, 20) / 100
         scored.append((score, item, hits))
     scored.sort(key=lambda found: (-found[0], found[1].price, found[1].sku))
