@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 SWEEP_INTERVAL ?= 30
 
-.PHONY: run test bench bench-ab lint format setup conformance localstripe
+.PHONY: run test bench bench-ab bench-instructions lint format setup conformance localstripe
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -56,6 +56,10 @@ bench: setup
 bench-ab: setup
 	@test -n "$(REV)" || { echo "usage: make bench-ab REV=<commit> [BENCH_ARGS=...]"; exit 2; }
 	$(PY) -m bench.ab $(REV) $(BENCH_ARGS)
+
+# Instructions per call, counted by callgrind (bench/instructions.py): figures that do not drift.
+bench-instructions: setup
+	$(PY) -m bench.instructions $(if $(REV),--rev $(REV)) $(BENCH_ARGS)
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
