@@ -312,6 +312,20 @@ def tool(client: httpx.Client, name: str, body: dict) -> dict:
     return data
 
 
+def initialize_request() -> dict:
+    """The handshake era's opening request, as every benchmark client sends it."""
+    return {
+        "jsonrpc": "2.0",
+        "id": 0,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": LATEST_HANDSHAKE_VERSION,
+            "capabilities": {},
+            "clientInfo": {"name": "giftgenius-bench", "version": "1"},
+        },
+    }
+
+
 class McpSession:
     """A raw JSON-RPC client of /mcp over streamable HTTP, in either era of the protocol:
     "handshake" (initialize, then tools/call with the negotiated version, as ChatGPT speaks
@@ -326,20 +340,7 @@ class McpSession:
         if era == "envelope":
             self.headers["MCP-Protocol-Version"] = LATEST_MODERN_VERSION
             return
-        response = client.post(
-            "/mcp",
-            json={
-                "jsonrpc": "2.0",
-                "id": 0,
-                "method": "initialize",
-                "params": {
-                    "protocolVersion": LATEST_HANDSHAKE_VERSION,
-                    "capabilities": {},
-                    "clientInfo": {"name": "giftgenius-bench", "version": "1"},
-                },
-            },
-            headers=self.headers,
-        )
+        response = client.post("/mcp", json=initialize_request(), headers=self.headers)
         response.raise_for_status()
         self.headers["MCP-Protocol-Version"] = rpc_body(response)["result"]["protocolVersion"]
         if session := response.headers.get("mcp-session-id"):

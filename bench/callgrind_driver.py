@@ -7,7 +7,8 @@ this file comes from. Requests go to the same ASGI application uvicorn serves
 (`giftgenius.asgi:application`: Starlette, the MCP SDK, the WSGI bridge, Django), handed to it
 as uvicorn hands them over, so everything but uvicorn's HTTP parsing and the sockets is counted.
 
-Usage (by bench.instructions): callgrind_driver.py '<json: token, calls, warmup, briefs>'
+Usage (by bench.instructions):
+    callgrind_driver.py '<json: token, calls, warmup, briefs, initialize>'
 Prints one line per scenario: its name and the callgrind dump that holds its count.
 """
 
@@ -22,7 +23,7 @@ import sys
 from collections.abc import Awaitable, Callable
 
 from mcp_types import CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY
-from mcp_types.version import LATEST_HANDSHAKE_VERSION, LATEST_MODERN_VERSION
+from mcp_types.version import LATEST_MODERN_VERSION
 
 HOST = b"127.0.0.1:8000"
 MCP_ACCEPT = (b"accept", b"application/json, text/event-stream")
@@ -120,9 +121,10 @@ class Client:
 
 
 async def scenarios(
-    client: Client, briefs: list[dict]
+    client: Client, *, briefs: list[dict], initialize: dict
 ) -> dict[str, Callable[[], Awaitable[object]]]:
-    """The read scenarios of `make bench`, with the same names and arguments."""
+    """The read scenarios of `make bench`, with the same names and arguments (its briefs and
+    its `initialize` request are handed over by bench.instructions)."""
     workflow_id = (await client.tool("start_gift_workflow", {}))["workflow_id"]
     await client.tool("suggest_gifts", {"workflow_id": workflow_id, **briefs[0]})
     turns = itertools.cycle(briefs)  # every suggest_gifts records new ideas, as in `make bench`
@@ -131,19 +133,7 @@ async def scenarios(
         brief = next(turns) if name == "suggest_gifts" else {}
         return {"workflow_id": workflow_id, **brief}
 
-    initialized = await client.rpc(
-        {
-            "jsonrpc": "2.0",
-            "id": 0,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": LATEST_HANDSHAKE_VERSION,
-                "capabilities": {},
-                "clientInfo": {"name": "giftgenius-bench", "version": "1"},
-            },
-        },
-        (),
-    )
+    initialized = await client.rpc(initialize, ())
     handshake = ((b"mcp-protocol-version", initialized["protocolVersion"].encode()),)
 
     def over_mcp(name: str, *, envelope: bool) -> Callable[[], Awaitable[object]]:
@@ -186,7 +176,7 @@ async def main(spec: dict) -> None:
 
     client = Client(application, spec["token"])
     async with application.router.lifespan_context(application):
-        measured = await scenarios(client, spec["briefs"])
+        measured = await scenarios(client, briefs=spec["briefs"], initialize=spec["initialize"])
         callgrind("--instr=on")
         for number, (name, call) in enumerate(measured.items(), start=1):
             for _ in range(spec["warmup"]):

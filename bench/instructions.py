@@ -30,7 +30,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bench.__main__ import BRIEF, FLOOR, ROOT, WARMUP_CALLS, prepare_database, served_env
+from bench.__main__ import (
+    BRIEF,
+    FLOOR,
+    ROOT,
+    WARMUP_CALLS,
+    initialize_request,
+    prepare_database,
+    served_env,
+)
 from bench.ab import commit_of, fresh_postgresql, tree_of
 
 OUT_DIR = ROOT / "var" / "bench-instructions"
@@ -66,7 +74,13 @@ def count(side: str, root: Path, *, calls: int, database_url: str) -> dict[str, 
     for stale in OUT_DIR.glob(f"{side}.callgrind*"):
         stale.unlink()
     out = OUT_DIR / f"{side}.callgrind"
-    spec = {"token": token, "calls": calls, "warmup": WARMUP_CALLS, "briefs": briefs()}
+    spec = {
+        "token": token,
+        "calls": calls,
+        "warmup": WARMUP_CALLS,
+        "briefs": briefs(),
+        "initialize": initialize_request(),
+    }
     finished = subprocess.run(
         [
             "valgrind",

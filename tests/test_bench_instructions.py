@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from bench.__main__ import FLOOR
+from bench.__main__ import FLOOR, initialize_request
 from bench.callgrind_driver import Client, scenarios
 from bench.instructions import briefs, dumped_instructions
 from giftgenius.call_log import logged_calls
@@ -31,7 +31,8 @@ def _drive(token: str, *, rounds: int) -> list[str]:
 
     async def run() -> list[str]:
         async with app.router.lifespan_context(app):
-            measured = await scenarios(Client(app, token), briefs())
+            client = Client(app, token)
+            measured = await scenarios(client, briefs=briefs(), initialize=initialize_request())
             for _ in range(rounds):
                 for call in measured.values():
                     await call()
