@@ -26,6 +26,11 @@ from mcp_types import CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY
 from mcp_types.version import LATEST_MODERN_VERSION
 
 HOST = b"127.0.0.1:8000"
+# How a failed answer shows in the compact JSON the app writes (a string's quotes are escaped,
+# so no text inside an answer can look like these).
+FAILED = b'"ok":false'
+TOOL_ERROR = b'"isError":true'
+RPC_ERROR = b'"error":{'
 MCP_ACCEPT = (b"accept", b"application/json, text/event-stream")
 
 
@@ -51,6 +56,9 @@ class Client:
     def __init__(self, app, token: str) -> None:
         self.app = app
         self.auth = (b"authorization", f"Bearer {token}".encode())
+        # Parse and check every answer whole; off while counting, where parsing a view's HTML
+        # would be counted as the app's work: then only the status and a failure's mark.
+        self.parse = True
 
     async def request(
         self, method: str, path: str, body: object = None, headers: tuple = ()
@@ -100,22 +108,21 @@ class Client:
 
     async def tool(self, name: str, arguments: dict) -> dict:
         status, body = await self.request("POST", f"/api/tools/{name}", arguments)
-        answer = json.loads(body)
+        answer = json.loads(body) if self.parse else {"ok": FAILED not in body}
         if status != 200 or not answer.get("ok"):
             raise SystemExit(f"{name} failed: {status} {body[:500]!r}")
         return answer
 
     async def rpc(self, message: dict, headers: tuple) -> dict:
         status, body = await self.request("POST", "/mcp", message, (MCP_ACCEPT, *headers))
-        answer = json.loads(body)
-        result = answer.get("result") or {}
-        content = result.get("structuredContent") or {}
-        if (
-            status != 200
-            or "error" in answer
-            or result.get("isError")
-            or content.get("ok") is False
-        ):
+        if self.parse:
+            answer = json.loads(body)
+            result = answer.get("result") or {}
+            content = result.get("structuredContent") or {}
+            failed = "error" in answer or result.get("isError") or content.get("ok") is False
+        else:
+            result, failed = {}, FAILED in body or TOOL_ERROR in body or RPC_ERROR in body
+        if status != 200 or failed:
             raise SystemExit(f"{message.get('method')} over /mcp failed: {status} {body[:500]!r}")
         return result
 
@@ -179,8 +186,10 @@ async def main(spec: dict) -> None:
         measured = await scenarios(client, briefs=spec["briefs"], initialize=spec["initialize"])
         callgrind("--instr=on")
         for number, (name, call) in enumerate(measured.items(), start=1):
+            client.parse = True
             for _ in range(spec["warmup"]):
                 await call()
+            client.parse = False
             callgrind("--zero")
             for _ in range(spec["calls"]):
                 await call()

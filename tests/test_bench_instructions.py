@@ -24,21 +24,29 @@ def _in_own_loop(coroutine_function) -> object:
         return runner.submit(asyncio.run, coroutine_function()).result()
 
 
-def _drive(token: str, *, rounds: int) -> list[str]:
+def _app_with_client(token: str, use) -> object:
+    """`await use(client)` with a driver client of a fresh app, inside the app's lifespan."""
     from giftgenius.asgi import build_application
 
     app = build_application()
 
-    async def run() -> list[str]:
+    async def run() -> object:
         async with app.router.lifespan_context(app):
-            client = Client(app, token)
-            measured = await scenarios(client, briefs=briefs(), initialize=initialize_request())
-            for _ in range(rounds):
-                for call in measured.values():
-                    await call()
-            return list(measured)
+            return await use(Client(app, token))
 
     return _in_own_loop(run)
+
+
+def _drive(token: str, *, rounds: int) -> list[str]:
+    async def use(client: Client) -> list[str]:
+        measured = await scenarios(client, briefs=briefs(), initialize=initialize_request())
+        for turn in range(rounds):
+            client.parse = turn == 0  # checked whole, then only by status and failure marks
+            for call in measured.values():
+                await call()
+        return list(measured)
+
+    return _app_with_client(token, use)
 
 
 @LIVE
@@ -93,3 +101,36 @@ def test_each_count_is_read_from_the_dump_its_scenario_asked_for(tmp_path):
     assert dumped_instructions(out, "scenario1") == 1_000
     with pytest.raises(SystemExit, match="no callgrind dump 'scenario3'"):
         dumped_instructions(out, "scenario3")
+
+
+@LIVE
+@pytest.mark.parametrize("parse", [True, False])
+def test_a_failed_answer_is_told_apart_whether_parsed_or_not(user, parse):
+    async def use(client: Client) -> list[str]:
+        client.parse = parse
+        failures = []
+        for call in (
+            client.tool("get_workflow", {"workflow_id": "not-a-uuid"}),
+            client.rpc(
+                {
+                    "jsonrpc": "2.0",
+                    "id": 1,
+                    "method": "tools/call",
+                    "params": {"name": "get_workflow", "arguments": {"workflow_id": 7}},
+                },
+                ((b"mcp-protocol-version", b"2025-06-18"),),
+            ),
+            client.rpc({"jsonrpc": "2.0", "id": 2, "method": "no/such/method"}, ()),
+        ):
+            try:
+                await call
+            except SystemExit as stop:
+                failures.append(str(stop))
+        return failures
+
+    failures = _app_with_client(issue_api_token(user=user), use)
+    assert [f.split(" failed")[0] for f in failures] == [
+        "get_workflow",
+        "tools/call over /mcp",
+        "no/such/method over /mcp",
+    ]
