@@ -12,7 +12,7 @@ from django.utils.safestring import mark_safe
 
 from giftgenius.executor import ToolOutcome
 from giftgenius.models import Product, WorkflowContext
-from widget import fragment_cache
+from widget import fragments
 from widget.fragment_cache import VIEW_ID_PLACEHOLDER, FragmentCache, fingerprint
 from widget.fragments import render_fragment
 
@@ -123,16 +123,23 @@ def without_view_id(html: str) -> str:
     return html.replace(VIEW_ID.search(html).group(1), "")
 
 
+@pytest.fixture
+def drawn(monkeypatch) -> list[str]:
+    """The templates really drawn (a view taken from the cache draws none)."""
+    names: list[str] = []
+    real = fragments.render_to_string
+
+    def spy(name, context, **kwargs):
+        names.append(name)
+        return real(name, context, **kwargs)
+
+    monkeypatch.setattr(fragments, "render_to_string", spy)
+    return names
+
+
 @override_settings(WIDGET_FRAGMENT_CACHE_SIZE=64)
-def test_a_redraw_of_an_unchanged_workflow_is_the_same_view_with_a_new_id(ideas, monkeypatch):
+def test_a_redraw_of_an_unchanged_workflow_is_the_same_view_with_a_new_id(ideas, drawn):
     workflow, _ = ideas
-    drawn = []
-    real = fragment_cache.FragmentCache.render
-
-    def spy(self, template, context, draw):
-        return real(self, template, context, lambda c: drawn.append(template) or draw(c))
-
-    monkeypatch.setattr(fragment_cache.FragmentCache, "render", spy)
     first, second = redraw(workflow), redraw(workflow)
     assert drawn == ["widget/fragments/suggestions.html"]
     assert VIEW_ID.search(first).group(1) != VIEW_ID.search(second).group(1)
@@ -166,3 +173,148 @@ def test_a_changed_setting_is_drawn_with_the_new_value(ideas):
     assert "https://pictures.example" not in redraw(workflow)
     with override_settings(WIDGET_IMAGE_BASE_URL="https://pictures.example"):
         assert "https://pictures.example" in redraw(workflow)
+
+
+# --- views remembered by their inputs ------------------------------------------------------------
+
+
+class CountingInputsDraw:
+    def __init__(self) -> None:
+        self.view_ids: list[str] = []
+
+    def __call__(self, view_id: str) -> str:
+        self.view_ids.append(view_id)
+        return f"<p id='a-{view_id}'>view</p>"
+
+
+def test_the_same_inputs_are_drawn_once_each_draw_with_its_own_view_id():
+    cache, draw = FragmentCache(8), CountingInputsDraw()
+    first = cache.render_from_inputs(("get_workflow", {"step": "ideas"}), draw)
+    second = cache.render_from_inputs(("get_workflow", {"step": "ideas"}), draw)
+    cache.render_from_inputs(("get_workflow", {"step": "checkout"}), draw)
+    assert draw.view_ids == [VIEW_ID_PLACEHOLDER, VIEW_ID_PLACEHOLDER]
+    assert first != second and VIEW_ID_PLACEHOLDER not in first + second
+
+
+def test_inputs_it_cannot_fingerprint_are_drawn_every_time_and_never_meet_a_template_key():
+    cache, draw = FragmentCache(8), CountingInputsDraw()
+    cache.render_from_inputs(("x", object()), draw)
+    cache.render_from_inputs(("x", object()), draw)
+    assert len(draw.view_ids) == 2 and VIEW_ID_PLACEHOLDER not in draw.view_ids
+    # A context equal to some inputs is still another view: the kinds of key never mix.
+    by_context = CountingDraw()
+    cache.render("t", {"text": "hi"}, by_context)
+    cache.render_from_inputs({"text": "hi"}, draw)
+    assert len(by_context.contexts) == 1 and len(draw.view_ids) == 3
+
+
+def _steps(workflow: WorkflowContext, products: list[Product]):
+    """The workflow at each step a redraw can find it in."""
+    yield "ideas"
+    workflow.current_step, workflow.selected_product = "gift_selected", products[1]
+    yield "gift_selected"
+    for step in ("checkout", "completed", "brief"):
+        workflow.current_step = step
+        yield step
+
+
+def _drawn_fresh(render) -> str:
+    with override_settings(WIDGET_FRAGMENT_CACHE_SIZE=0):
+        return render()
+
+
+@override_settings(WIDGET_FRAGMENT_CACHE_SIZE=64)
+@pytest.mark.parametrize("locale", ["en", "pl"])
+def test_every_redrawn_step_remembered_is_the_view_built_afresh(ideas, locale, drawn):
+    workflow, products = ideas
+    for step in _steps(workflow, products):
+        workflow.save()
+        body = {"ok": True, "workflow_id": str(workflow.pk), "current_step": step}
+        outcome = ToolOutcome("get_workflow", body, {}, 200, "cid", workflow=workflow)
+
+        def render(outcome=outcome) -> str:
+            return render_fragment(tool="get_workflow", outcome=outcome, locale=locale)
+
+        remembered = render()
+        assert without_view_id(render()) == without_view_id(remembered)
+        assert without_view_id(_drawn_fresh(render)) == without_view_id(remembered), step
+    # Five steps drawn once each into the cache (the fresh drawings are the other five).
+    assert len(drawn) == 10
+
+
+def _gifts(products: list[Product]) -> list[dict]:
+    return [
+        {
+            "product_id": p.pk,
+            "name": p.name,
+            "description": p.description,
+            "price": str(p.price),
+            "currency": "USD",
+            "category": p.category,
+            "tags": list(p.tags),
+            "in_stock": True,
+            "match_reasons": ["matches interest 'coffee'"],
+        }
+        for p in products
+    ]
+
+
+def _ideas(workflow: WorkflowContext, **body) -> str:
+    body = {"ok": True, "workflow_id": str(workflow.pk), "current_step": "ideas", **body}
+    outcome = ToolOutcome("suggest_gifts", body, {}, 200, "cid", workflow=workflow)
+    return render_fragment(tool="suggest_gifts", outcome=outcome, locale="en")
+
+
+@override_settings(WIDGET_FRAGMENT_CACHE_SIZE=64)
+def test_ideas_remembered_by_their_inputs_are_the_ideas_built_afresh(ideas, drawn):
+    workflow, products = ideas
+    nothing = {
+        "no_results_reason": "Nothing in budget.",
+        "suggestions": [{"change": "raise_budget_max", "value": 90, "matches": 4}],
+    }
+    for body in ({"gifts": _gifts(products)}, {"gifts": [], **nothing}):
+        remembered = _ideas(workflow, **body)
+        assert without_view_id(_ideas(workflow, **body)) == without_view_id(remembered)
+        assert without_view_id(_drawn_fresh(lambda body=body: _ideas(workflow, **body))) == (
+            without_view_id(remembered)
+        )
+    assert drawn.count("widget/fragments/suggestions.html") == 2  # remembered, then afresh
+    assert drawn.count("widget/fragments/empty.html") == 2
+
+
+@override_settings(WIDGET_FRAGMENT_CACHE_SIZE=64)
+def test_the_same_ideas_for_another_brief_are_drawn_anew(ideas, drawn):
+    workflow, products = ideas
+    first = _ideas(workflow, gifts=_gifts(products))
+    workflow.brief = {**workflow.brief, "age": 40}  # the reasons and the filters follow the brief
+    second = _ideas(workflow, gifts=_gifts(products))
+    assert "aged 40" not in first and "aged 40" in second
+    assert drawn.count("widget/fragments/suggestions.html") == 2
+
+
+@override_settings(WIDGET_FRAGMENT_CACHE_SIZE=64)
+def test_a_redraw_follows_the_workflow_and_the_catalog_as_they_are_now(ideas):
+    workflow, products = ideas
+    before = redraw(workflow)
+    assert before.count('data-testid="select-gift"') == 3
+    Product.objects.filter(pk=products[2].pk).update(active=False)  # discontinued meanwhile
+    assert redraw(workflow).count('data-testid="select-gift"') == 2
+    workflow.last_suggestions = [products[0].pk]  # new ideas recorded meanwhile
+    assert redraw(workflow).count('data-testid="select-gift"') == 1
+    workflow.brief = {**workflow.brief, "interests": ["tea"]}
+    assert 'value="tea"' not in before and "tea" in redraw(workflow)
+
+
+@override_settings(WIDGET_FRAGMENT_CACHE_SIZE=64)
+def test_pictures_point_at_the_origin_each_page_asked_for(ideas):
+    workflow, _ = ideas
+    body = {"ok": True, "workflow_id": str(workflow.pk), "current_step": "ideas"}
+    outcome = ToolOutcome("get_workflow", body, {}, 200, "cid", workflow=workflow)
+    one = render_fragment(
+        tool="get_workflow", outcome=outcome, locale="en", origin="https://a.test"
+    )
+    other = render_fragment(
+        tool="get_workflow", outcome=outcome, locale="en", origin="https://b.test"
+    )
+    assert 'src="https://a.test/' in one and "https://b.test" not in one
+    assert 'src="https://b.test/' in other

@@ -7,6 +7,11 @@ script prefix (button URLs), so those are the key; the context is fingerprinted 
 with every value whose type would change the output (safe markup, decimals, lazy texts) tagged,
 and any other type not cached at all.
 
+The views drawn most (a redraw of the workflow, a list of ideas) are keyed by their inputs
+instead (`render_from_inputs`: what the view is computed from, fingerprinted the same way), so
+that a remembered one is not even built: building and fingerprinting its context had cost
+more than drawing it from the cache.
+
 The one per-render value, the view id (it seeds the widget's idempotency keys and element ids,
 so it must differ on every draw), is rendered as a placeholder and put in afterwards.
 """
@@ -71,16 +76,24 @@ class FragmentCache:
         self, template: str, context: dict[str, Any], draw: Callable[[dict[str, Any]], str]
     ) -> str:
         """`draw(context)` once per distinct key; every call gets its own new view id."""
+        return self._drawn(template, context, lambda view_id: draw({**context, "view_id": view_id}))
+
+    def render_from_inputs(self, inputs: Any, draw: Callable[[str], str]) -> str:
+        """`draw(view_id)` once per distinct `inputs`, for a view computed from its inputs alone
+        (with the language and script prefix, which are in the key as for any view): a view
+        remembered this way is not even built again, which its context's fingerprint needs."""
+        return self._drawn("\x00inputs", inputs, draw)
+
+    def _drawn(self, kind: str, printable: Any, draw: Callable[[str], str]) -> str:
         view_id = uuid.uuid4().hex
-        printed = fingerprint(context) if self.size else None
+        printed = fingerprint(printable) if self.size else None
         if printed is None:
-            return draw({**context, "view_id": view_id})
-        key = (template, get_language(), get_script_prefix(), printed)
+            return draw(view_id)
+        key = (kind, get_language(), get_script_prefix(), printed)
         with self._lock:
             parts = self._parts.get(key)
         if parts is None:
-            drawn = draw({**context, "view_id": VIEW_ID_PLACEHOLDER})
-            parts = tuple(drawn.split(VIEW_ID_PLACEHOLDER))
+            parts = tuple(draw(VIEW_ID_PLACEHOLDER).split(VIEW_ID_PLACEHOLDER))
             with self._lock:
                 self._parts[key] = parts
         return view_id.join(parts)
@@ -91,6 +104,10 @@ _cache = FragmentCache(settings.WIDGET_FRAGMENT_CACHE_SIZE)
 
 def render(template: str, context: dict[str, Any], draw: Callable[[dict[str, Any]], str]) -> str:
     return _cache.render(template, context, draw)
+
+
+def render_from_inputs(inputs: Any, draw: Callable[[str], str]) -> str:
+    return _cache.render_from_inputs(inputs, draw)
 
 
 @receiver(setting_changed)

@@ -10,6 +10,7 @@ by Django's autoescape; error codes appear only in data attributes.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -92,9 +93,16 @@ def render_fragment(
 ) -> str:
     """The HTML fragment showing `outcome` of `tool`, in `locale` (any BCP 47 tag)."""
     language = locale_or_default(locale)
-    token = _picture_origin.set(origin or settings.WIDGET_IMAGE_BASE_URL)
+    picture_origin = origin or settings.WIDGET_IMAGE_BASE_URL
+    token = _picture_origin.set(picture_origin)
     try:
         with translation.override(language):
+            if (found := _view_inputs(tool, outcome)) is not None:
+                inputs, build = found
+                return fragment_cache.render_from_inputs(
+                    (tool, picture_origin, inputs),
+                    lambda view_id: _draw(*build(), tool=tool, language=language, view_id=view_id),
+                )
             template, context = _view(tool, outcome)
             return render_view(template, context, tool=tool, language=language)
     finally:
@@ -123,30 +131,45 @@ def render_view(template: str, context: dict[str, Any], *, tool: str, language: 
     )
 
 
+def _draw(template: str, context: dict[str, Any], *, tool: str, language: str, view_id: str) -> str:
+    context.update(tool=tool, contract=CONTRACT, html_lang=html_lang(language), view_id=view_id)
+    return render_to_string(f"widget/fragments/{template}.html", context, using="jinja2")
+
+
 # --- choosing the view ---------------------------------------------------------------------------
 
+View = tuple[str, dict[str, Any]]  # a template's name and its context
 
-def _view(tool: str, outcome: ToolOutcome) -> tuple[str, dict[str, Any]]:
+
+def _view_inputs(tool: str, outcome: ToolOutcome) -> tuple[Any, Callable[[], View]] | None:
+    """For the views drawn most (the workflow redrawn, a list of ideas): everything the view is
+    computed from besides the language, the script prefix and the picture origin (the caller
+    keys those), and how to compute it. None: the view is built from the outcome every time."""
+    if not outcome.ok:
+        return None
+    body = outcome.body
+    workflow_id = body.get("workflow_id")
+    if tool in {"get_workflow", "user_navigated_to_step"}:
+        # The workflow and its shown products' live stock are read here, on every call.
+        view = selectors.workflow_view(workflow_id, loaded=outcome.workflow)
+        step = body.get("current_step")
+        return (workflow_id, step, view), lambda: _step_view(workflow_id, step, view)
+    if tool == "suggest_gifts":
+        brief = selectors.workflow_brief(workflow_id, loaded=outcome.workflow)
+        return (body, brief), lambda: _ideas_view(body, brief)
+    return None
+
+
+def _view(tool: str, outcome: ToolOutcome) -> View:
     body = outcome.body
     if not outcome.ok:
         return "error", error_context(tool, outcome.error or {})
     if tool == "start_gift_workflow":
         return "brief", brief_context(body.get("workflow_id"), {})
-    if tool == "suggest_gifts":
-        brief = selectors.workflow_brief(body.get("workflow_id"), loaded=outcome.workflow)
-        if body.get("gifts"):
-            return "suggestions", suggestions_context(
-                body["workflow_id"], body["gifts"], brief=brief
-            )
-        return "empty", empty_context(body, brief=brief)
     if tool == "search_products":
         return "suggestions", search_context(body)
     if tool == "select_gift":
         return "selected", selected_context(body["workflow_id"], body["gift"])
-    if tool in {"get_workflow", "user_navigated_to_step"}:
-        return _step_view(
-            body, selectors.workflow_view(body.get("workflow_id"), loaded=outcome.workflow)
-        )
     if tool == "get_payment_methods":
         return "checkout", checkout_context(body)
     if tool == "prepare_order":
@@ -156,12 +179,15 @@ def _view(tool: str, outcome: ToolOutcome) -> tuple[str, dict[str, Any]]:
     return "done", {"heading": _("Done.")}
 
 
-def _step_view(
-    body: dict[str, Any], view: selectors.WorkflowView | None
-) -> tuple[str, dict[str, Any]]:
+def _ideas_view(body: dict[str, Any], brief: dict[str, Any]) -> View:
+    if body.get("gifts"):
+        return "suggestions", suggestions_context(body["workflow_id"], body["gifts"], brief=brief)
+    return "empty", empty_context(body, brief=brief)
+
+
+def _step_view(workflow_id: Any, step: str | None, view: selectors.WorkflowView | None) -> View:
     """Redraw whatever step the workflow is at now (after Back or 'show where I am')."""
-    workflow_id = body.get("workflow_id")
-    step = body.get("current_step") or (view.current_step if view else "brief")
+    step = step or (view.current_step if view else "brief")
     if view is None or step == "brief":
         return "brief", brief_context(workflow_id, view.brief if view else {})
     if step == "ideas":
