@@ -59,6 +59,9 @@ BRIEF = {
     "budget_max": 80,
     "currency": "USD",
 }
+# Each client asks with two briefs in turn, so every suggest_gifts records new ideas as a first
+# suggestion does (the same brief again is a "Regenerate", which writes nothing).
+SUGGESTION_BRIEFS = (BRIEF, {**BRIEF, "relationship": "colleague"})
 SHIPPING = {
     "name": "Bench Buyer",
     "line1": "1 Main St",
@@ -415,11 +418,7 @@ def read_scenarios(clients: list[httpx.Client]) -> dict[str, Callable[[httpx.Cli
         tool(c, "suggest_gifts", {"workflow_id": workflows[id(c)], **BRIEF})
     sessions = {id(c): McpSession(c) for c in clients}
     envelopes = {id(c): McpSession(c, era="envelope") for c in clients}
-    # Each client asks with two briefs in turn, so every suggest_gifts records new ideas as a
-    # first suggestion does (the same brief again is a "Regenerate", which writes nothing).
-    briefs = {
-        id(c): itertools.cycle([BRIEF, {**BRIEF, "relationship": "colleague"}]) for c in clients
-    }
+    briefs = {id(c): itertools.cycle(SUGGESTION_BRIEFS) for c in clients}
 
     def arguments(c: httpx.Client, name: str) -> dict:
         brief = next(briefs[id(c)]) if name == "suggest_gifts" else {}

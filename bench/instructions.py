@@ -31,9 +31,9 @@ import sys
 from pathlib import Path
 
 from bench.__main__ import (
-    BRIEF,
     FLOOR,
     ROOT,
+    SUGGESTION_BRIEFS,
     WARMUP_CALLS,
     initialize_request,
     prepare_database,
@@ -78,7 +78,7 @@ def count(side: str, root: Path, *, calls: int, database_url: str) -> dict[str, 
         "token": token,
         "calls": calls,
         "warmup": WARMUP_CALLS,
-        "briefs": briefs(),
+        "briefs": SUGGESTION_BRIEFS,
         "initialize": initialize_request(),
     }
     finished = subprocess.run(
@@ -104,11 +104,6 @@ def count(side: str, root: Path, *, calls: int, database_url: str) -> dict[str, 
         measured = json.loads(line)
         figures[measured["scenario"]] = dumped_instructions(out, measured["dump"]) // calls
     return figures
-
-
-def briefs() -> list[dict]:
-    # As `make bench`: two briefs in turn, so every suggest_gifts records new ideas.
-    return [BRIEF, {**BRIEF, "relationship": "colleague"}]
 
 
 def dumped_instructions(out: Path, dump: str) -> int:

@@ -8,9 +8,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from bench.__main__ import FLOOR, initialize_request
+from bench.__main__ import FLOOR, SUGGESTION_BRIEFS, initialize_request
 from bench.callgrind_driver import Client, scenarios
-from bench.instructions import briefs, dumped_instructions
+from bench.instructions import dumped_instructions
 from giftgenius.call_log import logged_calls
 from giftgenius.models import WorkflowContext
 from giftgenius.principals import issue_api_token
@@ -39,7 +39,9 @@ def _app_with_client(token: str, use) -> object:
 
 def _drive(token: str, *, rounds: int) -> list[str]:
     async def use(client: Client) -> list[str]:
-        measured = await scenarios(client, briefs=briefs(), initialize=initialize_request())
+        measured = await scenarios(
+            client, briefs=list(SUGGESTION_BRIEFS), initialize=initialize_request()
+        )
         for turn in range(rounds):
             client.parse = turn == 0  # checked whole, then only by status and failure marks
             for call in measured.values():

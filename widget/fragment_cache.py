@@ -80,8 +80,8 @@ class FragmentCache:
 
     def render_from_inputs(self, inputs: Any, draw: Callable[[str], str]) -> str:
         """`draw(view_id)` once per distinct `inputs`, for a view computed from its inputs alone
-        (with the language and script prefix, which are in the key as for any view): a view
-        remembered this way is not even built again, which its context's fingerprint needs."""
+        (and the language and script prefix, in the key as for any view). A view remembered
+        this way is not built at all, where a context-keyed one is built to be fingerprinted."""
         return self._drawn("\x00inputs", inputs, draw)
 
     def _drawn(self, kind: str, printable: Any, draw: Callable[[str], str]) -> str:
