@@ -124,16 +124,26 @@ def render_start(*, locale: str) -> str:
 
 def render_view(template: str, context: dict[str, Any], *, tool: str, language: str) -> str:
     """The view drawn once per distinct context (widget.fragment_cache), with a new view id."""
-    context.update(tool=tool, contract=CONTRACT, html_lang=html_lang(language))
-    name = f"widget/fragments/{template}.html"
+    _frame(context, tool=tool, language=language)
+    name = _template_name(template)
     return fragment_cache.render(
         name, context, lambda drawn: render_to_string(name, drawn, using="jinja2")
     )
 
 
 def _draw(template: str, context: dict[str, Any], *, tool: str, language: str, view_id: str) -> str:
-    context.update(tool=tool, contract=CONTRACT, html_lang=html_lang(language), view_id=view_id)
-    return render_to_string(f"widget/fragments/{template}.html", context, using="jinja2")
+    _frame(context, tool=tool, language=language)
+    context["view_id"] = view_id
+    return render_to_string(_template_name(template), context, using="jinja2")
+
+
+def _frame(context: dict[str, Any], *, tool: str, language: str) -> None:
+    """What every view's outer element carries besides its own context."""
+    context.update(tool=tool, contract=CONTRACT, html_lang=html_lang(language))
+
+
+def _template_name(template: str) -> str:
+    return f"widget/fragments/{template}.html"
 
 
 # --- choosing the view ---------------------------------------------------------------------------
