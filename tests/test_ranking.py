@@ -1,15 +1,18 @@
 """rank_gifts, the ordering suggest_gifts shows: pure, so tested on hand-made catalog items."""
 
+import itertools
 from dataclasses import replace
 from decimal import Decimal
 
 from giftgenius.catalog import CatalogItem
 from giftgenius.selectors import Brief, rank_gifts
 
+_ids = itertools.count(1)
+
 
 def _item(sku: str, price: str, *, tags=("coffee",), category="kitchen", stock=50, age=(0, 120)):
     return CatalogItem(
-        product_id=hash(sku) % 10_000,
+        product_id=next(_ids),
         sku=sku,
         name=sku,
         description="",
