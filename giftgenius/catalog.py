@@ -255,7 +255,9 @@ def sellable_candidates(
     """Active, in-stock products priced in `currency`, optionally within a price range, suitable
     for an age and with a tag or category among `interests`. One query whatever the catalog size
     (plus a reload of the snapshot when it is stale or meets a product it does not know);
-    sellability (active, stock, price, age) is always decided by the database."""
+    sellability (active, stock, price, age) is always decided by the database. In no
+    particular order: asked for one, SQLite walks the whole table by the sku index instead of
+    probing the ids the interests name (105 against 46 µs a read, issue 12); ranking orders."""
     # A fixed statement per shape (giftgenius.fixed_reads): building it with the ORM cost more
     # than running it. Sellable: active, priced in `currency`, in stock, within the range.
     where = ["{active}", "{currency} = %s", "{stock} > %s"]
@@ -297,7 +299,6 @@ def sellable_candidates(
             fields=("id", *_LIVE_FIELDS),
             where=" AND ".join(narrowed),
             params=narrowed_params,
-            order_by="sku",
         )
         items = _live_items(live, snapshot)
         if wanted is None:

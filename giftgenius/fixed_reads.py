@@ -77,7 +77,7 @@ def _converters(
 
 
 def _reader(
-    db: BaseDatabaseWrapper, model: type[Model], fields: Sequence[Any], where: str, order: str = ""
+    db: BaseDatabaseWrapper, model: type[Model], fields: Sequence[Any], where: str
 ) -> _Reader:
     """`fields` in the model's concrete order for `rows` (Model.from_db defers any other by
     position); any order for `values`."""
@@ -86,7 +86,7 @@ def _reader(
     selected = ", ".join(q(field.column) for field in fields)
     return _Reader(
         model=model,
-        statement=f"SELECT {selected} FROM {q(meta.db_table)} WHERE {where}{order}",  # noqa: S608
+        statement=f"SELECT {selected} FROM {q(meta.db_table)} WHERE {where}",  # noqa: S608
         attnames=tuple(field.attname for field in fields),
         converters=_converters(db, model, fields),
     )
@@ -157,17 +157,12 @@ def one_row_beside(model: type[M], scalar: Scalar, **equal: Any) -> tuple[M | No
 
 
 @lru_cache(maxsize=256)
-def _where_reader(
-    model: type[Model], fields: tuple[str, ...], where: str, order_by: str, vendor: str
-) -> _Reader:
+def _where_reader(model: type[Model], fields: tuple[str, ...], where: str, vendor: str) -> _Reader:
     db = default_db()
     meta = model._meta
     q = db.ops.quote_name
     columns = {field.name: q(field.column) for field in meta.concrete_fields}
-    order = f" ORDER BY {columns[order_by]}" if order_by else ""
-    return _reader(
-        db, model, [meta.get_field(name) for name in fields], where.format(**columns), order
-    )
+    return _reader(db, model, [meta.get_field(name) for name in fields], where.format(**columns))
 
 
 @dataclass(frozen=True)
@@ -210,7 +205,6 @@ def values_where(
     fields: tuple[str, ...],
     where: str,
     params: Sequence[tuple[str, Any]],
-    order_by: str = "",
 ) -> list[list[Any]]:
     """The converted values of `fields` of the rows matching `where`, SQL in which `{name}`
     stands for a field's column and each `%s` for one of `params`: (field name, value) pairs,
@@ -230,4 +224,4 @@ def values_where(
             prepared.append(_ANY_OF[db.vendor][1](list(map(operator.index, value.values))))
         else:
             prepared.append(prepare(value, db))
-    return _where_reader(model, fields, where, order_by, db.vendor).values(db, prepared)
+    return _where_reader(model, fields, where, db.vendor).values(db, prepared)
