@@ -63,6 +63,13 @@ def test_equally_close_gifts_tie_and_are_ordered_by_price_then_sku():
     ranked = rank_gifts(items, _brief("coffee", low="10.10", high="90.30"), limit=5)
     assert [g.item.sku for g in ranked] == ["LOW-A", "LOW-B", "HIGH"]
     assert ranked[0].score == ranked[1].score == ranked[2].score
+    # The candidate read promises no order (catalog.sellable_candidates): any order ranks alike.
+    for order in itertools.permutations(items):
+        assert _skus(list(order), _brief("coffee", low="10.10", high="90.30")) == [
+            "LOW-A",
+            "LOW-B",
+            "HIGH",
+        ]
 
 
 def test_the_relationship_hint_and_stock_break_otherwise_equal_scores():
