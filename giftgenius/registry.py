@@ -94,16 +94,16 @@ class ToolSpec:
     app_only: bool = False
     invoking: str = "Working…"
     invoked: str = "Done"
+    # Whether its arguments name a workflow: decided once here, as every call asks it (and
+    # listing the tools allowed at a step asks it of every tool).
+    takes_workflow: bool = field(init=False)
 
     def __post_init__(self) -> None:
         if len(self.invoking) > 64 or len(self.invoked) > 64:
             raise ValueError(f"{self.name}: invocation texts must be at most 64 characters")
         if self.scope not in SCOPES:
             raise ValueError(f"{self.name}: scope {self.scope!r} is not one of {sorted(SCOPES)}")
-
-    @property
-    def takes_workflow(self) -> bool:
-        return "workflow_id" in self.input_model.model_fields
+        object.__setattr__(self, "takes_workflow", "workflow_id" in self.input_model.model_fields)
 
 
 REGISTRY: dict[str, ToolSpec] = {}

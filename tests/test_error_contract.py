@@ -1,5 +1,6 @@
 """Malformed calls get one field-precise, repairable error (SPEC §5)."""
 
+import dataclasses
 import json
 
 import pytest
@@ -151,7 +152,7 @@ def test_unexpected_exception_becomes_internal_error_without_internals(api, monk
         )
 
     monkeypatch.setitem(
-        registry.REGISTRY, "get_workflow", type(spec)(**{**spec.__dict__, "handler": explode})
+        registry.REGISTRY, "get_workflow", dataclasses.replace(spec, handler=explode)
     )
     workflow_id = start(api)
     response = api.call(
