@@ -17,8 +17,9 @@ def test_start_gift_workflow_returns_a_workflow_at_brief(api, user):
     assert body["ok"] is True
     assert body["current_step"] == "brief"
     assert body["visited_steps"] == ["brief"]
-    assert "suggest_gifts" in body["allowed_tools"]
-    assert "prepare_order" not in body["allowed_tools"]
+    # Only workflow tools are listed (never start_gift_workflow, cancel_order or get_order,
+    # which name no workflow), and only those the brief step allows.
+    assert body["allowed_tools"] == ["get_workflow", "search_products", "suggest_gifts"]
     assert WorkflowContext.objects.get(id=body["workflow_id"]).owner == user
 
 
@@ -205,7 +206,16 @@ def test_get_workflow_reports_state_and_allowed_tools(api):
     assert body["current_step"] == "gift_selected"
     assert body["selected_product_id"] == product_id
     assert body["brief"]["relationship"] == BRIEF["relationship"]
-    assert "prepare_order" in body["allowed_tools"]
+    assert body["allowed_tools"] == [
+        "commit_order",
+        "get_payment_methods",
+        "get_workflow",
+        "prepare_order",
+        "search_products",
+        "select_gift",
+        "suggest_gifts",
+        "user_navigated_to_step",
+    ]
 
 
 def test_another_principals_workflow_is_not_found(api, other_api):
