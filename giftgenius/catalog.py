@@ -45,6 +45,11 @@ class CatalogRejected(Exception):
     """The upstream refused the request (4xx): asking again cannot help."""
 
 
+def interest_words(*, tags: Iterable[str], category: str) -> frozenset[str]:
+    """The words a brief's interests can name a product by: its tags and its category."""
+    return frozenset((*tags, category))
+
+
 @dataclass(frozen=True)
 class CatalogItem:
     product_id: int
@@ -68,7 +73,7 @@ class CatalogItem:
     words: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "words", frozenset((*self.tags, self.category)))
+        object.__setattr__(self, "words", interest_words(tags=self.tags, category=self.category))
 
     @property
     def in_stock(self) -> bool:

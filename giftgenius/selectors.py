@@ -39,14 +39,9 @@ class RankedGift:
     reasons: tuple[str, ...]
 
 
-def interest_hits(*, tags: Iterable[str], category: str, interests: Iterable[str]) -> list[str]:
-    tag_set = set(tags)
-    return [interest for interest in interests if interest in tag_set or interest == category]
-
-
-def _interest_hits(item: CatalogItem, interests: tuple[str, ...]) -> list[str]:
-    """`interest_hits` for a catalog item, whose words (tags and category) are made once."""
-    return [interest for interest in interests if interest in item.words]
+def interest_hits(*, words: frozenset[str], interests: Iterable[str]) -> list[str]:
+    """The `interests` that name a product by one of its `words` (catalog.interest_words)."""
+    return [interest for interest in interests if interest in words]
 
 
 @dataclass(frozen=True)
@@ -94,7 +89,7 @@ def rank_gifts(candidates: list[CatalogItem], brief: Brief, *, limit: int) -> li
             _in_budget(item, brief.budget_min, brief.budget_max) and _fits_age(item, brief.age)
         ):
             continue
-        hits = _interest_hits(item, brief.interests)
+        hits = interest_hits(words=item.words, interests=brief.interests)
         if not hits:
             continue
         closeness = 1 - float(abs(item.price - middle)) / span
@@ -123,7 +118,9 @@ class EmptyResultAdvice:
 def explain_no_results(candidates: list[CatalogItem], brief: Brief) -> EmptyResultAdvice:
     """Why nothing matched, and concrete changes to the brief that would find gifts."""
     interest_items = [
-        i for i in candidates if _interest_hits(i, brief.interests) and _fits_age(i, brief.age)
+        i
+        for i in candidates
+        if interest_hits(words=i.words, interests=brief.interests) and _fits_age(i, brief.age)
     ]
     suggestions: list[dict] = []
     currency = candidates[0].currency if candidates else ""
@@ -158,7 +155,7 @@ def explain_no_results(candidates: list[CatalogItem], brief: Brief) -> EmptyResu
 
     in_budget = [i for i in candidates if _in_budget(i, brief.budget_min, brief.budget_max)]
     for interest in brief.interests:
-        if not any(_interest_hits(i, (interest,)) for i in candidates):
+        if not any(interest_hits(words=i.words, interests=(interest,)) for i in candidates):
             suggestions.append(
                 {
                     "change": "drop_interest",
@@ -169,7 +166,9 @@ def explain_no_results(candidates: list[CatalogItem], brief: Brief) -> EmptyResu
                 }
             )
     if brief.age is not None:
-        without_age = [i for i in in_budget if _interest_hits(i, brief.interests)]
+        without_age = [
+            i for i in in_budget if interest_hits(words=i.words, interests=brief.interests)
+        ]
         if without_age:
             suggestions.append(
                 {

@@ -156,6 +156,28 @@ def test_reasons_written_for_the_model_are_not_shown_in_other_languages():
     assert "Wybierz" in visible_text(html)
 
 
+def test_a_card_names_the_interests_the_gift_answers_to_by_tag_or_category(user):
+    from giftgenius.models import WorkflowContext
+
+    workflow = WorkflowContext.objects.create(
+        owner=user,
+        current_step="ideas",
+        visited_steps=["brief", "ideas"],
+        brief={
+            "relationship": "friend",
+            "interests": ["tea", "coffee", "outdoors"],
+            "budget_min": "10",
+            "budget_max": "80",
+            "currency": "USD",
+        },
+    )
+    gift = {**GIFT, "tags": ["coffee"], "category": "outdoors"}
+    body = {"workflow_id": str(workflow.pk), "current_step": "ideas", "gifts": [gift]}
+    text = visible_text(render("suggest_gifts", ok("suggest_gifts", body)))
+    named = re.findall(r"Matches the interest “([^”]*)”", text)
+    assert named == ["coffee", "outdoors"]  # a tag, then the category; never "tea"
+
+
 def test_empty_result_shows_the_reason_and_the_concrete_suggestions(user):
     from giftgenius.models import WorkflowContext
 

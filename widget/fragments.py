@@ -28,6 +28,7 @@ from django.utils.text import Truncator
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from giftgenius.catalog import interest_words
 from giftgenius.errors import ERROR_CATALOG, spec_for
 from giftgenius.executor import ToolOutcome
 from giftgenius.schemas import CATEGORIES, RELATIONSHIPS
@@ -300,9 +301,8 @@ def _reasons(gift: dict[str, Any], brief: dict[str, Any] | None, *, language: st
     if not brief or not gift.get("match_reasons"):
         return []
     interests = brief.get("interests") or []
-    hits = interest_hits(
-        tags=gift.get("tags") or [], category=gift.get("category", ""), interests=interests
-    )
+    words = interest_words(tags=gift.get("tags") or [], category=gift.get("category", ""))
+    hits = interest_hits(words=words, interests=interests)
     try:
         price = Decimal(str(gift.get("price")))
     except (InvalidOperation, ValueError):
