@@ -60,28 +60,21 @@ def test_equally_close_gifts_tie_and_are_ordered_by_price_then_sku():
     # 30.10 and 70.30 are both 20.10 from the middle (50.20): the same score, so the cheaper
     # comes first; two at the same price fall back to the sku.
     items = [_item("HIGH", "70.30"), _item("LOW-B", "30.10"), _item("LOW-A", "30.10")]
-    ranked = rank_gifts(items, _brief("coffee", low="10.10", high="90.30"), limit=5)
+    ranked_brief = _brief("coffee", low="10.10", high="90.30")
+    ranked = rank_gifts(items, ranked_brief, limit=5)
     assert [g.item.sku for g in ranked] == ["LOW-A", "LOW-B", "HIGH"]
     assert ranked[0].score == ranked[1].score == ranked[2].score
     # The candidate read promises no order (catalog.sellable_candidates): any order ranks alike.
     for order in itertools.permutations(items):
-        assert _skus(list(order), _brief("coffee", low="10.10", high="90.30")) == [
-            "LOW-A",
-            "LOW-B",
-            "HIGH",
-        ]
+        assert _skus(list(order), ranked_brief) == ["LOW-A", "LOW-B", "HIGH"]
 
 
 def test_the_relationship_hint_and_stock_break_otherwise_equal_scores():
     items = [_item("PLAIN", "50", stock=5), _item("HINTED", "50", tags=("coffee", "office"))]
     # A colleague is hinted towards office gifts; stock adds at most 0.2, less than the hint.
     assert _skus(items, _brief("coffee", relationship="colleague")) == ["HINTED", "PLAIN"]
-    assert _skus(
-        [_item("FEW", "50", stock=1), _item("MANY", "50", stock=30)], _brief("coffee")
-    ) == [
-        "MANY",
-        "FEW",
-    ]
+    stocked = [_item("FEW", "50", stock=1), _item("MANY", "50", stock=30)]
+    assert _skus(stocked, _brief("coffee")) == ["MANY", "FEW"]
 
 
 def test_out_of_budget_unsuitable_for_the_age_or_unmatched_items_are_left_out():
