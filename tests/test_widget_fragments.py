@@ -13,6 +13,7 @@ import pytest
 
 from giftgenius.errors import ERROR_CATALOG
 from giftgenius.executor import ToolOutcome
+from giftgenius.models import WorkflowContext
 from widget.fragments import render_fragment
 
 # Status views look up the order's gift name and step views the workflow: reads need a database.
@@ -156,20 +157,19 @@ def test_reasons_written_for_the_model_are_not_shown_in_other_languages():
     assert "Wybierz" in visible_text(html)
 
 
-def test_a_card_names_the_interests_the_gift_answers_to_by_tag_or_category(user):
-    from giftgenius.models import WorkflowContext
-
-    workflow = WorkflowContext.objects.create(
+def _at_ideas(user, **brief) -> WorkflowContext:
+    """A workflow at the ideas step with this brief (a friend, in USD, besides)."""
+    return WorkflowContext.objects.create(
         owner=user,
         current_step="ideas",
         visited_steps=["brief", "ideas"],
-        brief={
-            "relationship": "friend",
-            "interests": ["tea", "coffee", "outdoors"],
-            "budget_min": "10",
-            "budget_max": "80",
-            "currency": "USD",
-        },
+        brief={"relationship": "friend", "currency": "USD", **brief},
+    )
+
+
+def test_a_card_names_the_interests_the_gift_answers_to_by_tag_or_category(user):
+    workflow = _at_ideas(
+        user, interests=["tea", "coffee", "outdoors"], budget_min="10", budget_max="80"
     )
     gift = {**GIFT, "tags": ["coffee"], "category": "outdoors"}
     body = {"workflow_id": str(workflow.pk), "current_step": "ideas", "gifts": [gift]}
@@ -179,21 +179,7 @@ def test_a_card_names_the_interests_the_gift_answers_to_by_tag_or_category(user)
 
 
 def test_empty_result_shows_the_reason_and_the_concrete_suggestions(user):
-    from giftgenius.models import WorkflowContext
-
-    workflow = WorkflowContext.objects.create(
-        owner=user,
-        current_step="ideas",
-        visited_steps=["brief", "ideas"],
-        brief={
-            "relationship": "friend",
-            "interests": ["coffee", "zzz"],
-            "budget_min": "1",
-            "budget_max": "2",
-            "currency": "USD",
-            "age": 30,
-        },
-    )
+    workflow = _at_ideas(user, interests=["coffee", "zzz"], budget_min="1", budget_max="2", age=30)
     body = {
         "workflow_id": str(workflow.pk),
         "current_step": "ideas",
@@ -463,8 +449,6 @@ def test_going_back_redraws_the_ideas_from_the_workflow(user, demo_catalog):
 
 
 def test_get_workflow_at_brief_shows_the_form_with_the_brief_filled_in(user):
-    from giftgenius.models import WorkflowContext
-
     workflow = WorkflowContext.objects.create(
         owner=user, current_step="brief", visited_steps=["brief"],
         brief={"relationship": "mother", "interests": ["tea", "garden"], "budget_min": "5", "budget_max": "50", "currency": "USD"},
@@ -479,8 +463,6 @@ def test_get_workflow_at_brief_shows_the_form_with_the_brief_filled_in(user):
 
 @pytest.mark.parametrize("step", ["checkout", "completed", "failed"])
 def test_get_workflow_later_steps_offer_the_next_action(user, step):
-    from giftgenius.models import WorkflowContext
-
     workflow = WorkflowContext.objects.create(
         owner=user, current_step=step, visited_steps=["brief", step]
     )
