@@ -10,6 +10,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from django.contrib.auth.views import LoginView
+from django.http import HttpRequest, HttpResponse
 from django.urls import reverse_lazy
 from oauth2_provider.views import AuthorizationView
 
@@ -23,6 +24,15 @@ class SignInView(LoginView):
 class ConsentView(AuthorizationView):
     template_name = "oauth/consent.html"
     login_url = reverse_lazy("oauth-login")
+
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        # The toolkit lets the request's `approval_prompt=auto` override the setting and skip
+        # the consent page for a client the person approved before. Consent on every sign-in is
+        # ours to decide (REQUEST_APPROVAL_PROMPT), not the client's to switch off.
+        if "approval_prompt" in request.GET:
+            request.GET = request.GET.copy()
+            del request.GET["approval_prompt"]
+        return super().get(request, *args, **kwargs)
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)

@@ -271,6 +271,17 @@ def test_denying_consent_sends_access_denied_and_no_code(user):
     assert not Grant.objects.exists()
 
 
+def test_a_client_cannot_skip_the_consent_page_for_a_person_who_consented_before(user):
+    client_id = register_client()["client_id"]
+    assert exchange(client_id, authorization_code(user, client_id)).status_code == 200
+    # django-oauth-toolkit would skip the page (a 302 with a code) for `approval_prompt=auto`
+    # when the person already holds a live token for this client.
+    page = signed_in(user).get("/o/authorize/", authorize_params(client_id, approval_prompt="auto"))
+    assert page.status_code == 200
+    assert b'data-testid="consent-scopes"' in page.content
+    assert Grant.objects.count() == 0
+
+
 # --- the authorization server's refusals --------------------------------------------------------
 
 
