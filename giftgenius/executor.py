@@ -105,14 +105,17 @@ def execute_tool(
                     field="Authorization",
                     expected="a bearer token issued by `manage.py create_api_token`",
                 )
-            if scopes is not None and spec.scope not in scopes:
+            required = spec.scope_for(names_workflow=raw_args.get("workflow_id") is not None)
+            if scopes is not None and required not in scopes:
                 raise ToolError(
                     "INSUFFICIENT_SCOPE",
-                    f"This sign-in does not allow '{name}': it needs the OAuth scope "
-                    f"'{spec.scope}'. Ask the person to reconnect GiftGenius and grant it.",
+                    f"This sign-in does not allow '{name}'"
+                    + (" with a workflow_id" if required != spec.scope else "")
+                    + f": it needs the OAuth scope '{required}'. Ask the person to reconnect "
+                    "GiftGenius and grant it.",
                     field="scope",
-                    expected=spec.scope,
-                    details={"required_scope": spec.scope, "granted_scopes": sorted(scopes)},
+                    expected=required,
+                    details={"required_scope": required, "granted_scopes": sorted(scopes)},
                 )
             first = _first_read(
                 spec=spec,

@@ -86,6 +86,9 @@ class ToolSpec:
     annotations: Annotations
     handler: Handler
     scope: str  # the OAuth scope a token needs to call the tool (one of SCOPES)
+    # The scope a call needs instead when it names a workflow: a catalog read that records its
+    # results into the workflow writes it.
+    workflow_scope: str | None = None
     # Workflow steps in which the tool may run; None means the tool is not gated by step.
     allowed_steps: frozenset[str] | None = None
     requires_idempotency_key: bool = False
@@ -101,9 +104,14 @@ class ToolSpec:
     def __post_init__(self) -> None:
         if len(self.invoking) > 64 or len(self.invoked) > 64:
             raise ValueError(f"{self.name}: invocation texts must be at most 64 characters")
-        if self.scope not in SCOPES:
-            raise ValueError(f"{self.name}: scope {self.scope!r} is not one of {sorted(SCOPES)}")
+        for scope in (self.scope, self.workflow_scope or self.scope):
+            if scope not in SCOPES:
+                raise ValueError(f"{self.name}: scope {scope!r} is not one of {sorted(SCOPES)}")
         object.__setattr__(self, "takes_workflow", "workflow_id" in self.input_model.model_fields)
+
+    def scope_for(self, *, names_workflow: bool) -> str:
+        """The OAuth scope this call needs."""
+        return self.workflow_scope if names_workflow and self.workflow_scope else self.scope
 
 
 REGISTRY: dict[str, ToolSpec] = {}

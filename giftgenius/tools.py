@@ -200,7 +200,7 @@ register(
             read_only=True, destructive=False, idempotent=None, open_world=False
         ),
         handler=suggest_gifts,
-        scope=GIFTS_READ,
+        scope=GIFTS_WRITE,  # it records the brief and the ideas in the workflow
         allowed_steps=steps.BEFORE_CHECKOUT,
         widget_accessible=True,
         invoking="Looking for gift ideas…",
@@ -225,6 +225,7 @@ register(
         ),
         handler=search_products,
         scope=GIFTS_READ,
+        workflow_scope=GIFTS_WRITE,
         allowed_steps=steps.BEFORE_CHECKOUT,
         widget_accessible=True,
         invoking="Searching the catalog…",

@@ -27,7 +27,7 @@ from oauth2_provider.models import AccessToken, Grant
 from checkout.models import SimulatedCharge
 from giftgenius.models import ToolCallLog, WorkflowContext
 from giftgenius.registry import REGISTRY
-from tests.fixtures import BRIEF
+from tests.fixtures import BRIEF, workflow_with_gift
 from tests.live_server import McpTestClient
 
 pytestmark = [
@@ -457,6 +457,41 @@ def test_a_rest_token_for_the_tools_resource_works_and_scopes_apply(user):
     )
     assert wrong.status_code == 401
     assert 'error="invalid_token"' in wrong["WWW-Authenticate"]
+
+
+def test_a_read_only_token_cannot_change_the_workflow_through_a_catalog_tool(user, api):
+    workflow_id, product_id = workflow_with_gift(api)
+    token = access_token(user, resource="http://testserver/api/tools", scope="gifts:read")
+    rest = Client(HTTP_AUTHORIZATION=f"Bearer {token}")
+
+    def call(name: str, arguments: dict):
+        return rest.post(
+            f"/api/tools/{name}", json.dumps(arguments), content_type="application/json"
+        )
+
+    # suggest_gifts records the brief and its ideas, dropping the chosen gift: a write.
+    refused = [
+        call("suggest_gifts", {"workflow_id": workflow_id, **BRIEF, "interests": ["tea"]}),
+        call("search_products", {"query": "tea", "workflow_id": workflow_id}),
+    ]
+    for response in refused:
+        assert response.status_code == 403, response.content
+        error = response.json()["error"]
+        assert error["code"] == "INSUFFICIENT_SCOPE"
+        assert error["details"] == {
+            "required_scope": "gifts:write",
+            "granted_scopes": ["gifts:read"],
+        }
+    assert "with a workflow_id" in refused[1].json()["error"]["message"]
+    workflow = WorkflowContext.objects.get(pk=workflow_id)
+    assert (workflow.current_step, workflow.selected_product_id) == ("gift_selected", product_id)
+    assert workflow.brief["interests"] == BRIEF["interests"]
+    # Reading stays allowed: the catalog without a workflow, and the workflow itself.
+    search = call("search_products", {"query": "coffee"})
+    assert search.status_code == 200 and search.json()["products"], search.content
+    assert (
+        call("get_workflow", {"workflow_id": workflow_id}).json()["current_step"] == "gift_selected"
+    )
 
 
 def test_no_token_secret_or_code_reaches_the_logs(live_url, user, oauth_only, caplog, capfd):
