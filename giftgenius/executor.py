@@ -29,7 +29,7 @@ from giftgenius.registry import (
     get_tool,
     step_gate_error,
 )
-from giftgenius.validation import validate_arguments
+from giftgenius.validation import invalid_text_field, refuse_invalid_text, validate_arguments
 from giftgenius.workflow_reads import owned_workflow, owned_workflow_beside
 
 if TYPE_CHECKING:
@@ -90,7 +90,10 @@ def execute_tool(
     started = time.perf_counter()
     cid = correlation_id_from(correlation_id)
     retries_token = upstream_retries.set(0)
-    raw_args = arguments if isinstance(arguments, dict) else {}
+    invalid_text = invalid_text_field(arguments)
+    # Text that is not valid Unicode can be neither logged nor stored: the call is recorded as
+    # one with no arguments.
+    raw_args = arguments if isinstance(arguments, dict) and invalid_text is None else {}
     workflow_id = _workflow_id_of(raw_args)
     guard_print = fingerprint({k: v for k, v in raw_args.items() if k != "idempotency_key"})
     spec: ToolSpec | None = None
@@ -105,6 +108,8 @@ def execute_tool(
                     field="Authorization",
                     expected="a bearer token issued by `manage.py create_api_token`",
                 )
+            if invalid_text is not None:
+                raise refuse_invalid_text(invalid_text)
             required = spec.scope_for(names_workflow=raw_args.get("workflow_id") is not None)
             if scopes is not None and required not in scopes:
                 raise ToolError(

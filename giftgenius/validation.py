@@ -43,6 +43,44 @@ def json_arguments(request: HttpRequest) -> Any:
         ) from None
 
 
+def invalid_text_field(value: Any, path: str = "") -> str | None:
+    """The path of the first text in `value` (a key or a string) that is not valid Unicode: JSON
+    may spell a lone UTF-16 surrogate (`"\\ud800"`), which no UTF-8 answer, log line or
+    database row can hold. None when every text is valid."""
+    if isinstance(value, str):
+        if value.isascii():
+            return None
+        try:
+            value.encode()
+        except UnicodeEncodeError:
+            return path or "(arguments)"
+        return None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            inner = f"{path}.{key}" if path else str(key)
+            if invalid_text_field(key) is not None:
+                return path or "(arguments)"  # the key itself cannot be named
+            found = invalid_text_field(item, inner)
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found = invalid_text_field(item, f"{path}.{index}" if path else str(index))
+            if found is not None:
+                return found
+    return None
+
+
+def refuse_invalid_text(field: str) -> ToolError:
+    return ToolError(
+        "VALIDATION_ERROR",
+        f"Field '{field}' holds text that is not valid Unicode (a lone UTF-16 surrogate such as "
+        "\\ud800). Send it as valid UTF-8 text.",
+        field=field,
+        expected="valid Unicode text",
+    )
+
+
 def validate_arguments(model: type[BaseModel], arguments: Any) -> BaseModel:
     if not isinstance(arguments, dict):
         raise ToolError(

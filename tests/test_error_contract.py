@@ -6,6 +6,7 @@ import json
 import pytest
 
 from giftgenius.errors import ERROR_CATALOG, ErrorType, Severity
+from giftgenius.models import ToolCallLog
 from tests.fixtures import BRIEF, start
 
 pytestmark = pytest.mark.usefixtures("demo_catalog")
@@ -139,6 +140,36 @@ def test_body_that_is_not_an_object(api):
     response = api.call("get_workflow", ["workflow_id"])
     assert response.status == 422
     assert response.error["field"] == "(arguments)"
+
+
+# JSON may spell a lone UTF-16 surrogate, which no UTF-8 answer, log line or row can hold.
+LONE_SURROGATE = "\\ud800"
+INVALID_TEXT = [
+    ("a field", "suggest_gifts", '"relationship": "fr{s}iend"', "relationship"),
+    ("a list item", "suggest_gifts", '"interests": ["coffee", "{s}"]', "interests.1"),
+    ("a nested field", "prepare_order", '"shipping": {{"name": "A{s}"}}', "shipping.name"),
+    ("an idempotency key", "commit_order", '"idempotency_key": "k{s}"', "idempotency_key"),
+    ("an unknown key", "get_workflow", '"x{s}": 1', "(arguments)"),
+]
+
+
+@pytest.mark.parametrize(
+    ("case", "tool", "member", "field"), INVALID_TEXT, ids=[c[0] for c in INVALID_TEXT]
+)
+def test_text_that_is_not_unicode_is_a_validation_error_naming_its_field(
+    api, case, tool, member, field
+):
+    workflow_id = start(api)
+    body = f'{{"workflow_id": "{workflow_id}", {member.format(s=LONE_SURROGATE)}}}'
+    response = api.client.post(f"/api/tools/{tool}", data=body, content_type="application/json")
+    assert response.status_code == 422, response.content
+    assert response["Content-Type"] == "application/json"
+    error = json.loads(response.content)["error"]
+    assert (error["code"], error["field"]) == ("VALIDATION_ERROR", field)
+    assert error["expected"] == "valid Unicode text"
+    row = ToolCallLog.objects.get(tool=tool)  # recorded, with nothing of the text kept
+    assert (row.status, row.error_code, row.idempotency_key) == ("failed", "VALIDATION_ERROR", "")
+    assert row.workflow_id is None
 
 
 def test_unexpected_exception_becomes_internal_error_without_internals(api, monkeypatch):

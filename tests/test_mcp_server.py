@@ -12,7 +12,7 @@ from django.conf import settings
 from jsonschema import Draft202012Validator
 
 from giftgenius.executor import ToolOutcome
-from giftgenius.models import WorkflowContext
+from giftgenius.models import ToolCallLog, WorkflowContext
 from giftgenius.principals import issue_api_token
 from giftgenius.registry import REGISTRY
 from tests.fixtures import BRIEF
@@ -611,3 +611,48 @@ def test_the_confirmation_token_stays_in_meta():
     result = tool_result(outcome, locale="en")
     assert result.meta["confirmation_token"] == token
     assert token not in json.dumps(result.structured_content) + result.content[0].text
+
+
+# JSON may spell a lone UTF-16 surrogate, which no UTF-8 answer, log line or row can hold.
+NOT_UNICODE = "v1/\\ud800"
+
+
+def post_spelled(live_url: str, call: dict, *, token: str) -> httpx2.Response:
+    """The envelope call with its PLACEHOLDER spelled as NOT_UNICODE in the JSON itself."""
+    headers = {
+        **envelope_headers(call["params"]["name"]),
+        "Authorization": f"Bearer {token}",
+        "Content-Type": "application/json",
+    }
+    body = json.dumps(call).replace("PLACEHOLDER", NOT_UNICODE).encode()
+    return httpx2.post(f"{live_url}/mcp", content=body, headers=headers)
+
+
+@LIVE
+def test_an_argument_that_is_not_unicode_gets_the_error_contract_over_mcp(live_url, user):
+    call = envelope_call("start_gift_workflow", {"note": "PLACEHOLDER"})
+
+    response = post_spelled(live_url, call, token=issue_api_token(user=user))
+
+    assert response.status_code == 200, response.text
+    result = response.json()["result"]
+    assert result["isError"] is True
+    error = result["structuredContent"]["error"]
+    assert (error["code"], error["field"]) == ("VALIDATION_ERROR", "note")
+    assert not WorkflowContext.objects.exists()
+    assert ToolCallLog.objects.get().error_code == "VALIDATION_ERROR"
+
+
+@LIVE
+def test_host_meta_that_is_not_unicode_is_treated_as_absent(live_url, user):
+    call = envelope_call("start_gift_workflow")
+    call["params"]["_meta"].update(
+        {"openai/subject": "PLACEHOLDER", "giftgenius/correlationId": "PLACEHOLDER"}
+    )
+
+    response = post_spelled(live_url, call, token=issue_api_token(user=user))
+
+    assert response.status_code == 200, response.text
+    assert response.json()["result"]["isError"] is False
+    row = ToolCallLog.objects.get()  # recorded, without the subject
+    assert (row.tool, row.status, row.host_subject) == ("start_gift_workflow", "success", "")
