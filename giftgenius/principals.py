@@ -36,6 +36,12 @@ def issue_api_token(*, user: AbstractBaseUser, ttl: timedelta | None = None) -> 
     return token
 
 
+def revoke_api_token(*, token: str) -> None:
+    for api_token in ApiToken.objects.filter(digest=_digest(token), revoked=False):
+        api_token.revoked = True
+        api_token.save(update_fields=["revoked"])  # post_save drops it from the caller cache
+
+
 def purge_expired_api_tokens(*, now: datetime | None = None) -> int:
     deleted, _ = ApiToken.objects.filter(expires_at__lte=now or timezone.now()).delete()
     return deleted

@@ -355,6 +355,21 @@ def test_preview_tokens_expire_and_an_expired_one_is_replaced(staff, settings):
     assert second != first and user_for_token(second) == staff
 
 
+def test_signing_out_revokes_the_preview_token(staff):
+    client = signed_in(staff)
+    token = preview_config(client.get("/preview/").content.decode())["token"]
+    api = Client(SERVER_NAME="127.0.0.1", HTTP_AUTHORIZATION=f"Bearer {token}")
+    started = api.post("/api/tools/start_gift_workflow", "{}", content_type="application/json")
+    assert started.status_code == 200  # and its caller is now cached
+
+    assert client.post("/admin/logout/").status_code == 200
+
+    again = api.post("/api/tools/start_gift_workflow", "{}", content_type="application/json")
+    assert again.status_code == 401
+    assert again.json()["error"]["code"] == "UNAUTHORIZED"
+    assert ApiToken.objects.get(user=staff).revoked is True
+
+
 def test_the_preview_has_every_qa_control(staff):
     html = signed_in(staff).get("/preview/").content.decode()
     controls = ("qa-brief", "qa-start", "qa-search", "qa-search-start", "qa-locale", "qa-theme")
