@@ -61,7 +61,7 @@ def build_application() -> Starlette:
 
     return Starlette(
         routes=[*mcp_app.routes, Mount("/", app=django_app)],
-        middleware=[Middleware(McpBearerAuth, path=MCP_PATH)],
+        middleware=[Middleware(McpBearerAuth, path=MCP_PATH, security=transport_security())],
         lifespan=lifespan,
     )
 

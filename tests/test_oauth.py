@@ -205,6 +205,20 @@ def test_mcp_without_a_token_is_401_pointing_at_the_resource_metadata(live_url, 
     assert not WorkflowContext.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("header", "status"), [("Host", 421), ("Origin", 403)], ids=["host", "origin"]
+)
+def test_mcp_refuses_a_foreign_host_or_origin_before_any_challenge(
+    live_url, oauth_only, header, status
+):
+    # A challenge would send the client to discovery on the host the request named.
+    foreign = {"Host": "evil.example", "Origin": "https://evil.example"}[header]
+    response = httpx2.post(f"{live_url}/mcp", json=LIST_TOOLS, headers={**ACCEPT, header: foreign})
+    assert response.status_code == status
+    assert "www-authenticate" not in response.headers
+    assert "evil.example" not in response.text
+
+
 def test_rest_tools_without_a_token_are_401_with_the_challenge_and_the_error_body():
     response = Client().post(
         "/api/tools/start_gift_workflow", "{}", content_type="application/json"

@@ -12,6 +12,7 @@ from __future__ import annotations
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
+from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
 from oauth2_provider.www_authenticate import build_bearer_challenge
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -51,9 +52,11 @@ def _verify(header: str, resource_uri: str) -> Caller | None:
 
 
 class McpBearerAuth:
-    def __init__(self, app: ASGIApp, *, path: str) -> None:
+    def __init__(self, app: ASGIApp, *, path: str, security: TransportSecuritySettings) -> None:
         self.app = app
         self.path = path
+        # The SDK's own Host and Origin checks, run before a challenge is built from the Host.
+        self.transport_security = TransportSecurityMiddleware(security)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"] != self.path:
@@ -73,6 +76,12 @@ class McpBearerAuth:
                 _verify, thread_sensitive=False
             )(header, resource_uri)
         if caller is None:
+            # A foreign Host or Origin is refused as the SDK refuses it (421, 403), never sent to
+            # discovery on a host the request chose (RFC 9728 §5.1).
+            refusal = await self.transport_security.validate_request(request)
+            if refusal is not None:
+                await refusal(scope, receive, send)
+                return
             base_url = str(request.base_url)
             response = challenge(
                 base_url=base_url, path=self.path, invalid_token=header is not None
