@@ -16,8 +16,8 @@ from oauth2_provider.www_authenticate import build_bearer_challenge
 from pydantic import BaseModel
 
 from giftgenius.errors import ERROR_CATALOG, ToolError
-from giftgenius.executor import ToolOutcome, error_body, execute_tool
-from giftgenius.observability import correlation_id_from
+from giftgenius.executor import ToolOutcome, error_body, execute_tool, internal_error_outcome
+from giftgenius.observability import correlation_id_from, get_logger
 from giftgenius.principals import caller_for_bearer_header
 from giftgenius.registry import REGISTRY, ToolSpec
 from giftgenius.validation import json_arguments
@@ -26,6 +26,8 @@ REF = "#/components/schemas/{model}"
 FAULT_HEADER = "HTTP_X_FAULT_INJECT"
 # The REST tools are one protected resource (RFC 9728): tokens are asked for this path.
 TOOLS_RESOURCE_PATH = "/api/tools"
+
+log = get_logger("giftgenius.api")
 
 
 class GiftGeniusAPI(NinjaAPI):
@@ -191,7 +193,18 @@ def build_api() -> GiftGeniusAPI:
             },
         )(tool_view(spec))
     api.post("/tools/{name}", include_in_schema=False)(unknown_tool_view)
+    # Ninja's own handler re-raises (Django's HTML 500), or under DEBUG answers the traceback.
+    api.add_exception_handler(Exception, internal_error_response)
     return api
+
+
+def internal_error_response(request: HttpRequest, exc: Exception) -> HttpResponse:
+    """Anything that escaped the executor (the bearer check's database read, say) is answered
+    with the contract too."""
+    correlation_id = correlation_id_from(request.headers.get("X-Correlation-ID"))
+    log.error("rest_call_crashed", path=request.path, correlation_id=correlation_id, exc_info=exc)
+    name = request.path.rstrip("/").rpartition("/")[2]
+    return render(internal_error_outcome(name=name, correlation_id=correlation_id))
 
 
 def unknown_tool_view(request: HttpRequest, name: str) -> HttpResponse:

@@ -29,7 +29,7 @@ from giftgenius.registry import (
     get_tool,
     step_gate_error,
 )
-from giftgenius.validation import invalid_text_field, refuse_invalid_text, validate_arguments
+from giftgenius.validation import unusable_arguments, validate_arguments
 from giftgenius.workflow_reads import owned_workflow, owned_workflow_beside
 
 if TYPE_CHECKING:
@@ -73,6 +73,19 @@ def error_body(error: ToolError) -> dict[str, Any]:
     return {"ok": False, "error": error.to_dict()}
 
 
+def internal_error_outcome(*, name: str, correlation_id: str) -> ToolOutcome:
+    """What a call that failed unexpectedly answers: no internals, the correlation id to quote."""
+    internal = ToolError(
+        "INTERNAL_ERROR",
+        "The server failed unexpectedly. Retry once; if it fails again, tell the person and "
+        "quote the correlation id.",
+        details={"correlation_id": correlation_id},
+    )
+    return ToolOutcome(
+        name, error_body(internal), {"correlation_id": correlation_id}, 500, correlation_id
+    )
+
+
 def execute_tool(
     *,
     name: str,
@@ -90,10 +103,9 @@ def execute_tool(
     started = time.perf_counter()
     cid = correlation_id_from(correlation_id)
     retries_token = upstream_retries.set(0)
-    invalid_text = invalid_text_field(arguments)
-    # Text that is not valid Unicode can be neither logged nor stored: the call is recorded as
-    # one with no arguments.
-    raw_args = arguments if isinstance(arguments, dict) and invalid_text is None else {}
+    unusable = unusable_arguments(arguments)
+    # Arguments that can be neither logged nor stored: the call is recorded as one with none.
+    raw_args = arguments if isinstance(arguments, dict) and unusable is None else {}
     workflow_id = _workflow_id_of(raw_args)
     guard_print = fingerprint({k: v for k, v in raw_args.items() if k != "idempotency_key"})
     spec: ToolSpec | None = None
@@ -108,8 +120,8 @@ def execute_tool(
                     field="Authorization",
                     expected="a bearer token issued by `manage.py create_api_token`",
                 )
-            if invalid_text is not None:
-                raise refuse_invalid_text(invalid_text)
+            if unusable is not None:
+                raise unusable
             required = spec.scope_for(names_workflow=raw_args.get("workflow_id") is not None)
             if scopes is not None and required not in scopes:
                 raise ToolError(
@@ -156,12 +168,7 @@ def execute_tool(
         outcome = ToolOutcome(name, error_body(exc), {}, exc.spec.http_status, cid)
     except Exception:
         log.exception("tool_crashed", tool=name, correlation_id=cid)
-        internal = ToolError(
-            "INTERNAL_ERROR",
-            "The server failed unexpectedly. Retry once; if it fails again, tell the person and quote the correlation id.",
-            details={"correlation_id": cid},
-        )
-        outcome = ToolOutcome(name, error_body(internal), {}, 500, cid)
+        outcome = internal_error_outcome(name=name, correlation_id=cid)
     finally:
         retries = upstream_retries.get()
         upstream_retries.reset(retries_token)

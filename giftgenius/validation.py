@@ -33,7 +33,7 @@ def json_arguments(request: HttpRequest) -> Any:
             expected=f"a JSON object of at most {limit} bytes",
             example={},
         ) from None
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # nested past the parser's limit
         raise ToolError(
             "INVALID_JSON",
             "The request body is not valid JSON. Send a JSON object with the tool's fields.",
@@ -43,35 +43,54 @@ def json_arguments(request: HttpRequest) -> Any:
         ) from None
 
 
-def invalid_text_field(value: Any, path: str = "") -> str | None:
-    """The path of the first text in `value` (a key or a string) that is not valid Unicode: JSON
-    may spell a lone UTF-16 surrogate (`"\\ud800"`), which no UTF-8 answer, log line or
-    database row can hold. None when every text is valid."""
-    if isinstance(value, str):
-        if value.isascii():
-            return None
-        try:
-            value.encode()
-        except UnicodeEncodeError:
-            return path or "(arguments)"
-        return None
-    if isinstance(value, dict):
-        for key, item in value.items():
-            inner = f"{path}.{key}" if path else str(key)
-            if invalid_text_field(key) is not None:
-                return path or "(arguments)"  # the key itself cannot be named
-            found = invalid_text_field(item, inner)
-            if found is not None:
-                return found
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found = invalid_text_field(item, f"{path}.{index}" if path else str(index))
-            if found is not None:
-                return found
+# The tools' own fields nest two levels (shipping.name, interests.0): deeper is never a tool call.
+MAX_ARGUMENT_DEPTH = 16
+
+
+def unusable_arguments(arguments: Any) -> ToolError | None:
+    """The error for arguments no answer, log line or row can hold, else None: text that is not
+    valid Unicode (JSON may spell a lone UTF-16 surrogate, `"\\ud800"`), or nesting deeper
+    than any tool's fields (which would exhaust the recursion of every JSON writer). Walked
+    without recursion, as the nesting is the caller's."""
+    pending: list[tuple[Any, str, int]] = [(arguments, "", 0)]
+    while pending:
+        value, path, depth = pending.pop()
+        field = path or "(arguments)"
+        if isinstance(value, str):
+            if not is_unicode(value):
+                return _not_unicode(field)
+            continue
+        if isinstance(value, dict | list) and depth == MAX_ARGUMENT_DEPTH:
+            return ToolError(
+                "VALIDATION_ERROR",
+                f"Field '{field}' nests deeper than {MAX_ARGUMENT_DEPTH} levels; no tool's "
+                "fields do. Send the tool's fields as its input schema shows them.",
+                field=field,
+                expected=f"at most {MAX_ARGUMENT_DEPTH} levels of nesting",
+            )
+        if isinstance(value, dict):
+            if not all(is_unicode(key) for key in value):
+                return _not_unicode(field)  # a key that is not text cannot be named
+            items = [(item, f"{path}.{key}" if path else key) for key, item in value.items()]
+        elif isinstance(value, list):
+            items = [(item, f"{path}.{i}" if path else str(i)) for i, item in enumerate(value)]
+        else:
+            continue
+        pending.extend((item, inner, depth + 1) for item, inner in reversed(items))
     return None
 
 
-def refuse_invalid_text(field: str) -> ToolError:
+def is_unicode(text: str) -> bool:
+    if text.isascii():
+        return True
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _not_unicode(field: str) -> ToolError:
     return ToolError(
         "VALIDATION_ERROR",
         f"Field '{field}' holds text that is not valid Unicode (a lone UTF-16 surrogate such as "

@@ -172,6 +172,27 @@ def test_text_that_is_not_unicode_is_a_validation_error_naming_its_field(
     assert row.workflow_id is None
 
 
+@pytest.mark.parametrize(
+    ("depth", "code", "field"),
+    [
+        (17, "VALIDATION_ERROR", "x" + ".0" * 15),  # parsed, deeper than any tool's fields
+        (500, "VALIDATION_ERROR", "x" + ".0" * 15),  # the parser reads it; no writer could
+        (100_000, "INVALID_JSON", "(body)"),  # past the parser's own limit
+    ],
+)
+def test_arguments_nested_deeper_than_any_tool_are_refused_with_the_contract(
+    api, depth, code, field
+):
+    body = '{"x": ' + "[" * depth + "]" * depth + "}"
+    response = api.client.post(
+        "/api/tools/get_workflow", data=body, content_type="application/json"
+    )
+    assert response["Content-Type"] == "application/json"
+    error = json.loads(response.content)["error"]
+    assert (error["code"], error["field"]) == (code, field)
+    assert response.status_code == ERROR_CATALOG[code].http_status
+
+
 def test_unexpected_exception_becomes_internal_error_without_internals(api, monkeypatch):
     from giftgenius import registry
 
@@ -204,6 +225,26 @@ def test_unexpected_exception_becomes_internal_error_without_internals(api, monk
         "Traceback",
     ):
         assert leak not in text
+
+
+@pytest.mark.parametrize("debug", [False, True], ids=["production", "debug"])
+def test_a_crash_outside_the_executor_is_answered_with_the_contract(
+    api, monkeypatch, settings, debug
+):
+    settings.DEBUG = debug  # Ninja's own handler answered the traceback under DEBUG
+
+    def explode(*args, **kwargs):
+        raise RuntimeError("connection to db-primary.internal:5432 refused, password=hunter2")
+
+    monkeypatch.setattr("giftgenius.api.caller_for_bearer_header", explode)
+    response = api.call("get_workflow", {}, HTTP_X_CORRELATION_ID="corr-456")
+    assert response.status == 500
+    assert response.headers["Content-Type"] == "application/json"
+    assert response.error["code"] == "INTERNAL_ERROR"
+    assert response.error["details"]["correlation_id"] == "corr-456"
+    assert response.headers["X-Correlation-ID"] == "corr-456"
+    for leak in ("db-primary", "hunter2", "RuntimeError", "Traceback"):
+        assert leak not in response.raw.decode()
 
 
 def test_missing_and_bad_credentials_are_unauthorized(db):

@@ -33,7 +33,7 @@ from giftgenius.executor import ToolOutcome, error_body, execute_tool
 from giftgenius.observability import correlation_id_from, get_logger
 from giftgenius.principals import Caller, user_for_subject
 from giftgenius.registry import REGISTRY, ToolSpec
-from giftgenius.validation import invalid_text_field
+from giftgenius.validation import is_unicode
 from widget.fallback import fragment_or_none
 from widget.locale import DEFAULT_LANGUAGE, locale_from_accept_language, normalize_locale
 from widget.mcp_auth import CALLER_STATE
@@ -145,7 +145,7 @@ def locale_for(meta: dict[str, Any], headers: Any) -> str:
 def _string(value: Any) -> str | None:
     """A host's text in _meta, or None when there is none or it is not valid Unicode (which
     could be neither logged nor stored: it is treated as absent)."""
-    if isinstance(value, str) and value and invalid_text_field(value) is None:
+    if isinstance(value, str) and value and is_unicode(value):
         return value
     return None
 
