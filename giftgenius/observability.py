@@ -9,7 +9,7 @@ from typing import Any
 import orjson
 import structlog
 
-_CORRELATION_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
+_CORRELATION_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")  # fullmatch: `$` lets a final newline in
 
 
 def _json_line(event: dict[str, Any], **options: Any) -> str:
@@ -44,6 +44,6 @@ def get_logger(name: str) -> Any:
 
 def correlation_id_from(candidate: Any) -> str:
     """Use the caller's correlation id when it is well-formed, otherwise mint one."""
-    if isinstance(candidate, str) and _CORRELATION_ID.match(candidate):
+    if isinstance(candidate, str) and _CORRELATION_ID.fullmatch(candidate):
         return candidate
     return uuid.uuid4().hex

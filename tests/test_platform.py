@@ -3,6 +3,7 @@
 import json
 import logging
 import os
+import re
 import subprocess
 import sys
 import uuid
@@ -17,6 +18,7 @@ from django.test.utils import CaptureQueriesContext
 
 from giftgenius import call_log
 from giftgenius.models import ApiToken, ToolCallLog
+from giftgenius.observability import correlation_id_from
 from giftgenius.principals import user_for_token
 from tests.conftest import ToolClient
 from tests.fixtures import BRIEF, start, suggest
@@ -75,6 +77,12 @@ def test_correlation_id_is_taken_from_the_request_and_echoed(api):
     )
     assert minted.body["_meta"]["correlation_id"] != "bad id with spaces <script>"
     assert len(minted.body["_meta"]["correlation_id"]) == 32
+
+
+@pytest.mark.parametrize("candidate", ["abc-123\n", "x" * 65, "", "a b", None, 42])
+def test_a_malformed_correlation_id_is_replaced_by_a_minted_one(candidate):
+    minted = correlation_id_from(candidate)
+    assert minted != candidate and re.fullmatch(r"[0-9a-f]{32}", minted)
 
 
 def test_one_structured_json_log_line_per_tool_call(api, caplog, demo_catalog):
