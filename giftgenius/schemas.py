@@ -7,7 +7,8 @@ from typing import Annotated, Literal
 from uuid import UUID
 
 from django.conf import settings
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic_core import PydanticCustomError
 
 from giftgenius.errors import ToolError
 
@@ -27,6 +28,16 @@ Relationship = Literal[RELATIONSHIPS]  # type: ignore[valid-type]
 Currency = Literal[tuple(settings.SUPPORTED_CURRENCIES)]  # type: ignore[valid-type]
 StepId = Literal[STEPS]  # type: ignore[valid-type]
 Money = Decimal
+
+
+def _not_true_or_false(value: object) -> object:
+    # pydantic reads JSON true/false as 1/0 for an int; a count or an id is never a boolean.
+    if isinstance(value, bool):
+        raise PydanticCustomError("int_type", "Input should be a valid integer, not true or false")
+    return value
+
+
+Integer = Annotated[int, BeforeValidator(_not_true_or_false)]
 # Free text that is stored or searched: printable only (PostgreSQL refuses NUL in text and jsonb).
 PRINTABLE = r"^[^\x00-\x1f\x7f]+$"
 
@@ -133,14 +144,22 @@ class SuggestGiftsInput(ToolInput):
         description="The recipient's interests, e.g. ['cooking', 'hiking'].",
     )
     budget_min: Money = Field(
-        ge=0, le=100000, decimal_places=2, description="Lowest price, e.g. 20."
+        ge=0,
+        le=100000,
+        decimal_places=2,
+        description="Lowest price, e.g. 20 (at most 2 decimal places).",
     )
     budget_max: Money = Field(
-        gt=0, le=100000, decimal_places=2, description="Highest price, e.g. 60."
+        gt=0,
+        le=100000,
+        decimal_places=2,
+        description="Highest price, e.g. 60 (at most 2 decimal places).",
     )
     currency: Currency = Field(description="ISO 4217 code of the budget.")
-    age: int | None = Field(default=None, ge=0, le=120, description="The recipient's age in years.")
-    limit: int = Field(default=5, ge=1, le=20, description="How many gifts to return.")
+    age: Integer | None = Field(
+        default=None, ge=0, le=120, description="The recipient's age in years."
+    )
+    limit: Integer = Field(default=5, ge=1, le=20, description="How many gifts to return.")
 
     @model_validator(mode="after")
     def budget_range(self) -> SuggestGiftsInput:
@@ -190,8 +209,14 @@ class SearchProductsInput(ToolInput):
         description="Words to look for, e.g. 'coffee grinder'.",
     )
     category: Category | None = Field(default=None, description="Only this catalog category.")
-    max_price: Money | None = Field(default=None, gt=0, le=100000, decimal_places=2)
-    limit: int = Field(default=10, ge=1, le=50)
+    max_price: Money | None = Field(
+        default=None,
+        gt=0,
+        le=100000,
+        decimal_places=2,
+        description="Highest price, e.g. 80 (at most 2 decimal places).",
+    )
+    limit: Integer = Field(default=10, ge=1, le=50)
     workflow_id: UUID | None = Field(
         default=None,
         description=(
@@ -199,6 +224,19 @@ class SearchProductsInput(ToolInput):
             "in-stock results are remembered, so select_gift can pick one of them next."
         ),
     )
+
+    @model_validator(mode="after")
+    def query_has_words(self) -> SearchProductsInput:
+        # A blank query would match every product (and make them all selectable).
+        if not self.query.split():
+            raise ToolError(
+                "VALIDATION_ERROR",
+                "Field 'query' is blank; it must hold at least one word to look for.",
+                field="query",
+                expected="at least one word, such as 'coffee grinder'",
+                example="coffee grinder",
+            )
+        return self
 
 
 class SearchProductsOutput(ToolOutput):
@@ -219,7 +257,7 @@ class SelectGiftInput(ToolInput):
         },
     )
     workflow_id: UUID = WorkflowId
-    product_id: int = Field(
+    product_id: Integer = Field(
         ge=1, description="A product_id from this workflow's suggestions or search results."
     )
 

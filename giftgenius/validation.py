@@ -125,7 +125,8 @@ def reshape(model: type[BaseModel], exc: ValidationError) -> ToolError:
     details: dict[str, Any] | None = {"other_invalid_fields": others} if others else None
 
     if first["type"] == "extra_forbidden":
-        accepted = sorted(model.model_fields)
+        parent = _field_schema(model, path[:-1]) if len(path) > 1 else None
+        accepted = sorted((parent or {}).get("properties") or model.model_fields)
         return ToolError(
             "VALIDATION_ERROR",
             f"Field '{field}' is not accepted by this tool; remove it. Accepted fields: {', '.join(accepted)}.",
@@ -213,6 +214,9 @@ def _resolve(root: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
         node = root["$defs"][node["$ref"].rsplit("/", 1)[-1]]
     if "anyOf" in node:  # Optional[X]: describe X
         variants = [v for v in node["anyOf"] if v.get("type") != "null"]
+        if len(variants) == 2 and {"type": "string"} in variants:
+            # A decimal: a number, which pydantic also reads from a string.
+            variants = [v for v in variants if v != {"type": "string"}]
         if len(variants) == 1:
             merged = {k: v for k, v in node.items() if k != "anyOf"}
             return {**_resolve(root, variants[0]), **merged}

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from giftgenius.errors import ERROR_CATALOG, ErrorType, Severity
-from giftgenius.models import ToolCallLog
+from giftgenius.models import ToolCallLog, WorkflowContext
 from tests.fixtures import BRIEF, start
 
 pytestmark = pytest.mark.usefixtures("demo_catalog")
@@ -44,6 +44,8 @@ MALFORMED = [
     ("extra field", {**BRIEF, "budget": 50}, "budget"),
     ("budget_min above budget_max", {**BRIEF, "budget_min": 80, "budget_max": 60}, "budget_min"),
     ("too many decimals", {**BRIEF, "budget_max": 59.999}, "budget_max"),
+    ("true for an integer", {**BRIEF, "age": True}, "age"),
+    ("false for a count", {**BRIEF, "limit": False}, "limit"),
 ]
 
 
@@ -94,6 +96,52 @@ def test_several_bad_fields_report_the_first_and_list_the_others(api):
     ).error
     assert error["field"] == "relationship"
     assert set(error["details"]["other_invalid_fields"]) == {"age", "limit"}
+
+
+def test_a_money_field_says_it_is_a_number_with_its_bounds(api):
+    error = api.call("suggest_gifts", {**BRIEF, "workflow_id": start(api), "budget_min": "12.345"})
+    assert error.error["field"] == "budget_min"
+    assert error.error["expected"] == (
+        "a number >= 0.0 <= 100000.0 (Lowest price, e.g. 20 (at most 2 decimal places).)"
+    )
+    assert "2 decimal places" in error.error["message"]
+
+
+def test_an_unknown_nested_field_lists_the_fields_of_its_own_object(api):
+    shipping = {
+        "name": "A",
+        "line1": "1 Main St",
+        "city": "X",
+        "postal_code": "12345",
+        "country": "US",
+    }
+    error = api.call(
+        "prepare_order",
+        {
+            "workflow_id": start(api),
+            "payment_method_id": "pm_card_visa",
+            "shipping": {**shipping, "phone": "555"},
+            "idempotency_key": "key-12345678",
+        },
+    ).error
+    assert error["field"] == "shipping.phone"
+    assert error["allowed_values"] == sorted(shipping)
+    assert "Accepted fields: city, country, line1, name, postal_code." in error["message"]
+
+
+@pytest.mark.parametrize("query", ["  ", "\u3000\u3000", " \t "])
+def test_a_search_for_no_words_is_refused_and_offers_nothing(api, query):
+    workflow_id = start(api)
+    response = api.call("search_products", {"query": query, "workflow_id": workflow_id})
+    assert response.status == 422
+    assert (response.error["code"], response.error["field"]) == ("VALIDATION_ERROR", "query")
+    assert WorkflowContext.objects.get(pk=workflow_id).last_suggestions == []
+
+
+def test_a_product_id_of_true_is_not_product_1(api):
+    error = api.call("select_gift", {"workflow_id": start(api), "product_id": True}).error
+    assert (error["code"], error["field"]) == ("VALIDATION_ERROR", "product_id")
+    assert "not true or false" in error["message"]
 
 
 def test_invalid_workflow_id_format(api):
