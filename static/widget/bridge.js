@@ -34,7 +34,14 @@
   app.setAttribute("data-gg-mode", mode);
 
   var actionBase = app.getAttribute("data-gg-action-url") || "/widget/actions/";
-  var storeKey = "gg:" + CONTRACT + ":" + (app.getAttribute("data-gg-instance") || location.pathname);
+  var storeBase = "gg:" + CONTRACT + ":" + (app.getAttribute("data-gg-instance") || location.pathname);
+  // Which widget this is decides what a reload may restore. The browser page names itself
+  // (data-gg-instance) and window.openai keeps widget state per widget, but a plain MCP Apps host
+  // keeps nothing for the app, and every widget of an app in a tab shares one origin, hence one
+  // sessionStorage: there a widget is the tool result it was given, so its state is stored under
+  // that result (adoptResult) and nothing is read or written before the result arrives.
+  var perResult = mode === "mcp-pending";
+  var storeKey = perResult ? null : storeBase;
   var i18n = readJSON(document.getElementById("gg-i18n")) || {};
   var state = loadState();
   var busy = null; // the action in flight (host modes), or null
@@ -103,6 +110,7 @@
   // ---------------------------------------------------------------- widget state
 
   function sessionGet(key) {
+    if (!storeKey) return null; // not yet known which widget this is
     try {
       return window.sessionStorage.getItem(key);
     } catch (e) {
@@ -111,6 +119,7 @@
   }
 
   function sessionSet(key, value) {
+    if (!storeKey) return;
     try {
       window.sessionStorage.setItem(key, value);
     } catch (e) {
@@ -379,8 +388,13 @@
         fallbackBanner("unreachable", null); // never a blank widget
         return;
       }
+      if (perResult) {
+        adoptResult(html);
+        return;
+      }
       // As with window.openai: the host repeating a result (after a reload, too) must not undo
-      // the person's steps.
+      // the person's steps. (hostHtml is null after a restore only where window.openai gave the
+      // widget state but no fragment yet: that state belongs to this widget.)
       if (html !== hostHtml && html !== shownHtml && !(restored && hostHtml === null)) render(html, null);
       hostHtml = html;
     },
@@ -731,15 +745,33 @@
 
   // ---------------------------------------------------------------- start
 
+  // A re-mount (a reload, the widget scrolled back into view): show where the person was; a
+  // repeated click re-sends the same key.
+  function restoreView(view) {
+    root.innerHTML = view;
+    shownHtml = view;
+    restored = true;
+    hydrate();
+  }
+
+  // A plain MCP Apps host: the first tool result says which widget this is. State saved for
+  // this same result is a re-mount of this widget and comes back; any other result, whatever
+  // an earlier widget in this tab left behind, is shown as it came.
+  function adoptResult(html) {
+    perResult = false;
+    storeKey = storeBase + ":result:" + digest(html);
+    state = loadState();
+    hostHtml = html;
+    var view = savedView();
+    if (view && (state.ctx || state.last)) restoreView(view);
+    else render(html, null);
+  }
+
   function start() {
     var view = savedView();
     if (view && (state.ctx || state.last)) {
-      // A reload: show where the person was; a repeated click re-sends the same key.
-      root.innerHTML = view;
-      shownHtml = view;
-      restored = true;
+      restoreView(view);
       hostHtml = openai ? htmlFrom(openai.toolResponseMetadata) : null;
-      hydrate();
     } else if (hosted) {
       if (!(openai && renderFromHost())) {
         root.replaceChildren();

@@ -4,12 +4,13 @@ bad host messages, a result without a fragment, display modes, follow-ups and th
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import Page, Route, expect
 
 from tests.browser.conftest import BROWSER_DB, widget_frame, widget_frame_handle
-from tests.browser.flows import start_in_preview
+from tests.browser.flows import mcp_calls, start_in_preview
 
 pytestmark = [pytest.mark.browser, BROWSER_DB]
 
@@ -187,3 +188,59 @@ def test_the_frame_takes_the_height_the_app_asks_for(staff_page: Page):
             return wanted > 240 && frame.style.height === wanted + "px";
         }"""
     )
+
+
+@pytest.mark.parametrize(
+    ("dialect", "mode"),
+    [("mcp-apps", "mcp"), ("openai", "openai")],
+    ids=["mcp-apps", "window.openai"],
+)
+def test_each_widget_instance_shows_its_own_tool_result(staff_page: Page, dialect: str, mode: str):
+    """Every widget of the app in a tab shares one origin (one sessionStorage): the view a person
+    left in an earlier widget must not take the place of a later widget's own tool result, while
+    a re-mount of the same widget (a reload) still shows where the person left it. Both dialects
+    behave alike (window.openai keeps widget state per widget; MCP Apps keeps none)."""
+    page = staff_page
+    calls = mcp_calls(page)
+    start_in_preview(page, f"?dialect={dialect}")
+    widget = widget_frame(page)
+    widget.get_by_test_id("select-gift").first.click()
+    expect(widget.locator("[data-gg-state=selected]")).to_be_visible()
+
+    # The model answers again, for another brief and in Polish: a new widget instance.
+    page.get_by_test_id("qa-locale").select_option("pl-PL")
+    page.get_by_test_id("qa-brief").fill(
+        json.dumps(
+            {
+                "relationship": "friend",
+                "interests": ["gardening"],
+                "budget_min": 10,
+                "budget_max": 80,
+                "currency": "USD",
+            }
+        )
+    )
+    page.get_by_test_id("qa-start").click()
+    frame = page.locator('[data-testid="qa-frame"]')
+    expect(frame).to_have_attribute("src", re.compile(r"instance=2"))
+    second = [c for c in calls if c["name"] == "suggest_gifts"][-1]["arguments"]["workflow_id"]
+    first = next(c for c in calls if c["name"] == "select_gift")["arguments"]["workflow_id"]
+    assert second != first
+    widget = widget_frame(page)
+    expect(widget.locator("#gg-app")).to_have_attribute("data-gg-mode", mode)
+    view = widget.locator("#gg-root [data-gg-view]")
+    expect(view).to_have_attribute("data-gg-workflow", second)
+    expect(view).to_have_attribute("data-gg-state", "suggestions")
+    expect(widget.get_by_test_id("select-gift").first).to_have_text("Wybierz")
+
+    # Its buttons act on its own workflow...
+    widget.get_by_test_id("select-gift").first.click()
+    expect(widget.locator("[data-gg-state=selected]")).to_have_attribute("data-gg-workflow", second)
+    selects = [c["arguments"]["workflow_id"] for c in calls if c["name"] == "select_gift"]
+    assert selects == [first, second]
+    # ...and a reload re-mounts this widget for the same result: where the person left it.
+    page.reload()
+    widget = widget_frame(page)
+    expect(widget.locator("#gg-app")).to_have_attribute("data-gg-mode", mode)
+    expect(widget.locator("#gg-root [data-gg-view]")).to_have_attribute("data-gg-state", "selected")
+    expect(widget.locator("#gg-root [data-gg-view]")).to_have_attribute("data-gg-workflow", second)
