@@ -293,10 +293,7 @@
     hydrate();
     saveView(html);
     saveState();
-    if (options && options.focus) {
-      var heading = root.querySelector("[data-gg-focus]");
-      if (heading) heading.focus({ preventScroll: false });
-    }
+    if (options && options.focus) focusView();
   }
 
   function setBusy(on) {
@@ -304,8 +301,17 @@
     app.classList.toggle("gg-busy", !!on);
   }
 
-  // A banner built in the browser when the server could not be reached at all.
-  function fallbackBanner(kind, action) {
+  // After the person's action the keyboard focus goes to the new view's heading (or banner
+  // text). A busy view is display:none (widget.css) and cannot take focus: callers clear the
+  // busy state first.
+  function focusView() {
+    var heading = root.querySelector("[data-gg-focus]");
+    if (heading) heading.focus({ preventScroll: false });
+  }
+
+  // A banner built in the browser when the server could not be reached at all; `focus` when it
+  // answers the person's own action.
+  function fallbackBanner(kind, action, focus) {
     var box = document.createElement("div");
     box.className = "gg-banner gg-banner--error";
     box.setAttribute("role", "alert");
@@ -313,6 +319,8 @@
     box.setAttribute("data-error-code", kind === "slow" ? "CLIENT_TIMEOUT" : "CLIENT_UNREACHABLE");
     var text = document.createElement("p");
     text.className = "gg-banner__text";
+    text.tabIndex = -1; // as in the server's banner: the focus target
+    text.setAttribute("data-gg-focus", "");
     text.textContent = t(kind);
     box.appendChild(text);
     if (action && action.tool) {
@@ -331,6 +339,7 @@
     wrapper.appendChild(box);
     root.replaceChildren(wrapper);
     if (htmx) htmx.process(root);
+    if (focus) focusView();
   }
 
   function remember(action) {
@@ -530,20 +539,22 @@
       settled = true;
       busy = null;
       setBusy(false);
-      fallbackBanner("slow", action);
+      fallbackBanner("slow", action, true);
     }, REQUEST_TIMEOUT_MS);
     remember(action)
       .then(function () { return hostCall(action); })
       .then(function (result) {
         if (settled) return;
         settled = true;
+        setBusy(false); // before the view: a busy view is display:none and cannot take the focus
         var html = htmlFrom(result);
         if (html) render(html, action, { focus: true });
-        else fallbackBanner("unreachable", action);
+        else fallbackBanner("unreachable", action, true);
       }, function () {
         if (settled) return;
         settled = true;
-        fallbackBanner("unreachable", action);
+        setBusy(false);
+        fallbackBanner("unreachable", action, true);
       })
       .then(function () {
         window.clearTimeout(timer);
@@ -676,13 +687,13 @@
       setBusy(false);
       var xhr = evt.detail.xhr;
       if (!xhr || xhr.status !== 200 || xhr.getResponseHeader("X-GG-Fragment") !== CONTRACT) {
-        fallbackBanner("unreachable", state.last);
+        fallbackBanner("unreachable", state.last, true);
       }
     });
 
     document.addEventListener("htmx:timeout", function () {
       setBusy(false);
-      fallbackBanner("slow", state.last);
+      fallbackBanner("slow", state.last, true);
     });
 
     document.addEventListener("htmx:afterSwap", function (evt) {
@@ -691,8 +702,8 @@
       hydrate();
       saveView(root.innerHTML);
       saveState();
-      var heading = root.querySelector("[data-gg-focus]");
-      if (heading) heading.focus();
+      setBusy(false); // the answer is here; htmx:afterRequest (which says so too) comes later
+      focusView();
     });
   }
 

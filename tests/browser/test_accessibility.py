@@ -1,12 +1,20 @@
 """axe-core on every widget state (light and dark) and on the preview: no serious or critical
-violations."""
+violations; keyboard focus follows every action to the new view."""
 
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import FrameLocator, Locator, Page, expect
 
-from tests.browser.conftest import BROWSER_DB, log_in, serious_axe_violations, widget_frame_handle
+from tests.browser.conftest import (
+    BROWSER_DB,
+    BrowserProblems,
+    log_in,
+    serious_axe_violations,
+    widget_frame,
+    widget_frame_handle,
+)
+from tests.browser.flows import start_in_preview
 
 pytestmark = [pytest.mark.browser, BROWSER_DB]
 
@@ -80,3 +88,50 @@ def test_the_preview_and_its_completed_widget_are_accessible(axe_page: Page, the
     frame.get_by_test_id("confirm-purchase").click()
     expect(frame.get_by_test_id("order-status")).to_have_attribute("data-status", "completed")
     assert serious_axe_violations(widget_frame_handle(page)) == []
+
+
+def press(target: Locator, key: str = "Enter") -> None:
+    """A keyboard action: focus the control and press a key, as a keyboard user would."""
+    target.focus()
+    target.press(key)
+
+
+def expect_heading_focused(widget: Page | FrameLocator, state: str) -> None:
+    """After an action the focus is on the new view's heading, not lost to <body>."""
+    expect(widget.locator(f"#gg-root [data-gg-state={state}]")).to_be_visible()
+    expect(widget.locator(f"#gg-root [data-gg-state={state}] [data-gg-focus]")).to_be_focused()
+
+
+@pytest.mark.parametrize("dialect", ["mcp-apps", "openai"], ids=["mcp-apps", "window.openai"])
+def test_after_a_keyboard_action_the_focus_is_on_the_new_views_heading_in_a_host(
+    staff_page: Page, problems: BrowserProblems, dialect: str
+):
+    page = staff_page
+    start_in_preview(page, f"?dialect={dialect}")
+    widget = widget_frame(page)
+    press(widget.get_by_test_id("select-gift").first)
+    expect_heading_focused(widget, "selected")
+    press(widget.get_by_test_id("go-to-checkout"))
+    expect_heading_focused(widget, "checkout")
+    press(widget.get_by_test_id("prepare-order"))
+    expect_heading_focused(widget, "summary")
+
+    # The banner the bridge builds itself when the host cannot reach the server takes it too.
+    problems.allow_console(r"Failed to load resource")
+    page.route("**/mcp", lambda route: route.abort())
+    press(widget.get_by_test_id("confirm-purchase"))
+    banner = widget.get_by_test_id("error-banner")
+    expect(banner).to_have_attribute("data-error-code", "CLIENT_UNREACHABLE")
+    expect(banner.locator("[data-gg-focus]")).to_be_focused()
+
+
+def test_after_a_keyboard_action_the_focus_is_on_the_new_views_heading_in_htmx(page: Page):
+    log_in(page, "demo", "demo", "/widget/")
+    press(page.get_by_test_id("start"))
+    expect_heading_focused(page, "brief")
+    form = page.get_by_test_id("brief-form")
+    form.locator("input[name=interests]").fill("coffee, cooking")
+    press(form.locator("input[name=interests]"))  # Enter in a field submits the form
+    expect_heading_focused(page, "suggestions")
+    press(page.get_by_test_id("select-gift").first, " ")
+    expect_heading_focused(page, "selected")
