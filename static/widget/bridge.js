@@ -44,7 +44,7 @@
   var storeKey = perResult ? null : storeBase;
   var i18n = readJSON(document.getElementById("gg-i18n")) || {};
   var state = loadState();
-  var busy = null; // the action in flight (host modes), or null
+  var busy = null; // the call in flight (host modes), or null
   var shownHtml = null; // the last fragment put on screen, whatever brought it
   var hostHtml = null; // the last fragment the host handed over in toolResponseMetadata
   var hostInput = null; // the arguments of the call that opened the widget (MCP Apps tool-input)
@@ -531,35 +531,34 @@
 
   function viaCallTool(action) {
     if (busy) return; // one action at a time; a repeat carries the same key anyway
-    busy = action;
+    var call = { action: action }; // this call's own identity: `busy` holds the one in flight
+    busy = call;
     setBusy(true);
-    var settled = false;
-    var timer = window.setTimeout(function () {
-      if (settled) return;
-      settled = true;
+    // The first of answer, failure and timeout ends the call, and only while it is still the
+    // call in flight: after the timeout the person may try again, and the late answer of the
+    // call given up on must neither end the retry's busy state (a second click would run the
+    // action twice at once) nor draw over its view. The busy state goes before the view is
+    // drawn: a busy view is display:none and cannot take the focus.
+    function end(show) {
+      if (busy !== call) return;
+      window.clearTimeout(timer);
       busy = null;
       setBusy(false);
-      fallbackBanner("slow", action, true);
+      show();
+    }
+    var timer = window.setTimeout(function () {
+      end(function () { fallbackBanner("slow", action, true); });
     }, REQUEST_TIMEOUT_MS);
     remember(action)
       .then(function () { return hostCall(action); })
       .then(function (result) {
-        if (settled) return;
-        settled = true;
-        setBusy(false); // before the view: a busy view is display:none and cannot take the focus
-        var html = htmlFrom(result);
-        if (html) render(html, action, { focus: true });
-        else fallbackBanner("unreachable", action, true);
+        end(function () {
+          var html = htmlFrom(result);
+          if (html) render(html, action, { focus: true });
+          else fallbackBanner("unreachable", action, true);
+        });
       }, function () {
-        if (settled) return;
-        settled = true;
-        setBusy(false);
-        fallbackBanner("unreachable", action, true);
-      })
-      .then(function () {
-        window.clearTimeout(timer);
-        busy = null;
-        setBusy(false);
+        end(function () { fallbackBanner("unreachable", action, true); });
       });
   }
 

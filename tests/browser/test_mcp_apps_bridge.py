@@ -244,3 +244,64 @@ def test_each_widget_instance_shows_its_own_tool_result(staff_page: Page, dialec
     expect(widget.locator("#gg-app")).to_have_attribute("data-gg-mode", mode)
     expect(widget.locator("#gg-root [data-gg-view]")).to_have_attribute("data-gg-state", "selected")
     expect(widget.locator("#gg-root [data-gg-view]")).to_have_attribute("data-gg-workflow", second)
+
+
+@pytest.mark.parametrize("dialect", ["mcp-apps", "openai"], ids=["mcp-apps", "window.openai"])
+def test_a_late_answer_to_a_call_given_up_on_leaves_the_retry_in_charge(
+    staff_page: Page, dialect: str
+):
+    """After the 30-second client timeout the person tries again; the first call's answer comes
+    in while the retry still runs. It must not end the retry's busy state (a second click would
+    then run the action twice at once) nor draw over the retry's view."""
+    page = staff_page
+    page.clock.install()  # time flows as usual; the test jumps over the client timeout
+    held: list[Route] = []
+
+    def hold_selects(route: Route) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        if body.get("params", {}).get("name") == "select_gift":
+            held.append(route)  # answered later, by the test
+        else:
+            route.continue_()
+
+    def wait_for_held(count: int) -> None:
+        for _ in range(100):
+            if len(held) >= count:
+                return
+            page.wait_for_timeout(50)
+        raise AssertionError(f"{len(held)} select_gift calls, expected {count}")
+
+    def answer(route: Route) -> None:
+        route.fulfill(response=route.fetch())
+
+    start_in_preview(page, f"?dialect={dialect}")
+    page.route("**/mcp", hold_selects)
+    widget = widget_frame(page)
+    gg_root = widget.locator("#gg-root")
+    widget.get_by_test_id("select-gift").first.click()
+    wait_for_held(1)
+    expect(gg_root).to_have_attribute("aria-busy", "true")
+
+    page.clock.fast_forward(31_000)
+    expect(widget.get_by_test_id("error-banner")).to_have_attribute(
+        "data-error-code", "CLIENT_TIMEOUT"
+    )
+    widget.get_by_test_id("retry").click()
+    wait_for_held(2)
+    expect(gg_root).to_have_attribute("aria-busy", "true")
+
+    answer(held[0])  # the late answer of the call given up on
+    expect(page.get_by_test_id("qa-log-entry").first).to_have_attribute("data-tool", "select_gift")
+    settle_host_messages(page, "dark")  # the widget has handled the late answer by now
+    expect(gg_root).to_have_attribute("aria-busy", "true")
+    expect(widget.locator("[data-gg-state=selected]")).to_have_count(0)
+    # A click now (the banner's "Try again") is refused: one action at a time.
+    widget.get_by_test_id("retry").evaluate("button => button.click()")
+    settle_host_messages(page, "light")
+    assert len(held) == 2
+
+    answer(held[1])
+    expect(widget.locator("[data-gg-state=selected]")).to_be_visible()
+    expect(gg_root).to_have_attribute("aria-busy", "false")
+    args = [json.loads(r.request.post_data or "{}")["params"]["arguments"] for r in held]
+    assert args[0] == args[1]  # the retry was the same action, idempotency key included
