@@ -12,7 +12,11 @@ Rules kept throughout:
   charge it holds for the order (or makes it now) and can never capture a second time;
 - state changes are compare-and-swap updates (`filter(status=...).update(...)`), so a saga, a
   sweep and a cancellation racing on one order can never both win;
-- a charge outcome is recorded as the provider states it, never guessed: unknown → payment_pending.
+- a charge outcome is recorded as the provider states it, never guessed: unknown → payment_pending;
+- the workflow row is the lock that serialises a person's actions on one checkout: prepare_order
+  (replacing the draft), a step back (releasing it) and a commit's claim (starting to pay it) each
+  take it first, so an order can only start being paid while it is the workflow's draft, and the
+  draft is never replaced or released while an order of the workflow is being paid.
 """
 
 from __future__ import annotations
@@ -54,14 +58,16 @@ DECLINE_CODES = frozenset({"CARD_DECLINED", "INSUFFICIENT_FUNDS"})
 # Failures after which the same order may run the saga again (fully compensated, retryable).
 RETRYABLE_FAILURES = frozenset(code for code, spec in ERROR_CATALOG.items() if spec.retryable)
 LIVE_STATUSES = (OrderStatus.DRAFT, OrderStatus.PROCESSING, OrderStatus.PAYMENT_PENDING)
+IN_FLIGHT = (OrderStatus.PROCESSING, OrderStatus.PAYMENT_PENDING)  # being paid for
 
 
 # --- the step log -----------------------------------------------------------------------------
 
 
 def checkpoint(order_id: object, step: str, status: str) -> None:
-    """Reached right after a step's progress was committed. Does nothing; tests patch it to
-    make the process "die" at exactly this point."""
+    """Reached right after a step's progress was written (committed, except inside
+    prepare_order's one transaction). Does nothing; tests patch it to make the process "die"
+    at exactly this point."""
 
 
 def log_step(row: SagaStep, order: Order, correlation_id: str) -> None:
@@ -144,6 +150,13 @@ class Prepared:
     confirmation_token: str  # shown once, to the widget only; the order keeps its digest
 
 
+@dataclass(frozen=True)
+class InProgress:
+    """No new draft: this order of the workflow is being paid for."""
+
+    order: Order
+
+
 def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -177,19 +190,29 @@ def prepare_order(
     payment_method_id: str,
     shipping: dict,
     correlation_id: str,
-) -> SagaOutcome | Prepared:
-    """create_order → reserve_items. Returns Prepared, or a failed SagaOutcome (OUT_OF_STOCK)."""
-    for old_id in Order.objects.filter(workflow=workflow, status=OrderStatus.DRAFT).values_list(
-        "pk", flat=True
-    ):
-        compensation.release_draft_order(
-            order_id=old_id,
-            reason="Replaced by a newer draft order.",
-            correlation_id=correlation_id,
-        )
+) -> SagaOutcome | Prepared | InProgress:
+    """create_order → reserve_items. Returns Prepared, a failed SagaOutcome (OUT_OF_STOCK), or
+    InProgress when an order of the workflow is being paid for.
+
+    One transaction holding the workflow lock: a commit claims its order under the same lock,
+    so no payment can start between the in-flight check and the new draft replacing the old.
+    Nothing here calls the provider, so the lock is held briefly.
+    """
     token = secrets.token_urlsafe(32)
     started = timezone.now()
     with transaction.atomic():
+        lock_workflow(workflow.pk)
+        busy = Order.objects.filter(workflow=workflow, status__in=IN_FLIGHT).first()
+        if busy is not None:
+            return InProgress(busy)
+        for old_id in Order.objects.filter(workflow=workflow, status=OrderStatus.DRAFT).values_list(
+            "pk", flat=True
+        ):
+            compensation.release_draft_order(
+                order_id=old_id,
+                reason="Replaced by a newer draft order.",
+                correlation_id=correlation_id,
+            )
         order = Order.objects.create(
             owner_id=workflow.owner_id,
             workflow=workflow,
@@ -217,8 +240,8 @@ def prepare_order(
             correlation_id=correlation_id,
             started_at=started,
         )
-    checkpoint(order.pk, SagaStepName.CREATE_ORDER, SagaStepStatus.SUCCEEDED)
-    sold_out = _reserve_or_compensate(order=order, correlation_id=correlation_id)
+        checkpoint(order.pk, SagaStepName.CREATE_ORDER, SagaStepStatus.SUCCEEDED)
+        sold_out = _reserve_or_compensate(order=order, correlation_id=correlation_id)
     return sold_out or Prepared(_fresh(order.pk), token)
 
 
@@ -288,51 +311,70 @@ class _NoStock(Exception):
 def run_checkout(*, order: Order, correlation_id: str) -> SagaOutcome:
     """Commit a draft (or rerun a retryably failed order): charge_card → complete.
 
-    The caller has checked the confirmation token. When another call got the order first, the
-    order is returned as it now is (no error) and the caller reports its state.
+    The caller has checked the confirmation token. When another call got the order first, or
+    the order is no longer the workflow's draft, the order is returned as it now is (no error)
+    and the caller reports its state.
     """
+    if not claim(order):
+        return SagaOutcome(_fresh(order.pk))
     if order.status == OrderStatus.FAILED:
-        restarted = (
-            Order.objects.filter(
-                pk=order.pk,
-                status=OrderStatus.FAILED,
-                failure_code__in=RETRYABLE_FAILURES,
-                confirmation_used_at__isnull=True,
-            )
-            # A capture that came in after all and was refunded spent the order's provider key:
-            # asking again under it would find that (refunded) charge, so no rerun.
-            .exclude(
-                Exists(
-                    Payment.objects.filter(
-                        order=OuterRef("pk"),
-                        status__in=[PaymentStatus.SUCCEEDED, PaymentStatus.REFUNDED],
-                    )
-                )
-            )
-            .update(
-                status=OrderStatus.PROCESSING,
-                saga_attempt=F("saga_attempt") + 1,
-                failure_code="",
-                failure_message="",
-            )
-        )
-        if not restarted:
-            return SagaOutcome(_fresh(order.pk))
         order = _fresh(order.pk)
         sold_out = _reserve_or_compensate(order=order, correlation_id=correlation_id)
         if sold_out:
             return sold_out
     else:
-        claimed = Order.objects.filter(
-            pk=order.pk,
-            status=OrderStatus.DRAFT,
-            expires_at__gt=timezone.now(),
-            confirmation_used_at__isnull=True,
-        ).update(status=OrderStatus.PROCESSING)
-        if not claimed:
-            return SagaOutcome(_fresh(order.pk))
         order.status = OrderStatus.PROCESSING
     return charge_card(order=order, correlation_id=correlation_id)
+
+
+def claim(order: Order) -> bool:
+    """Move a draft (or a retryably failed order) to processing; False if it may not be paid now.
+
+    Lock order as everywhere in checkout: the workflow first, then the order (the conditional
+    UPDATE). Only the workflow's own draft may be claimed: prepare_order and a step back hold
+    the same lock while they replace or release it.
+    """
+    with transaction.atomic():
+        workflow = lock_workflow(order.workflow_id)
+        draft_id = workflow.draft_order_id if workflow is not None else order.pk
+        if order.status == OrderStatus.FAILED:
+            # A failed checkout left the workflow without a draft; a newer draft replaces it.
+            if draft_id not in (None, order.pk):
+                return False
+            return bool(
+                Order.objects.filter(
+                    pk=order.pk,
+                    status=OrderStatus.FAILED,
+                    failure_code__in=RETRYABLE_FAILURES,
+                    confirmation_used_at__isnull=True,
+                )
+                # A capture that came in after all and was refunded spent the order's provider
+                # key: asking again under it would find that (refunded) charge, so no rerun.
+                .exclude(
+                    Exists(
+                        Payment.objects.filter(
+                            order=OuterRef("pk"),
+                            status__in=[PaymentStatus.SUCCEEDED, PaymentStatus.REFUNDED],
+                        )
+                    )
+                )
+                .update(
+                    status=OrderStatus.PROCESSING,
+                    saga_attempt=F("saga_attempt") + 1,
+                    failure_code="",
+                    failure_message="",
+                )
+            )
+        if draft_id != order.pk:
+            return False
+        return bool(
+            Order.objects.filter(
+                pk=order.pk,
+                status=OrderStatus.DRAFT,
+                expires_at__gt=timezone.now(),
+                confirmation_used_at__isnull=True,
+            ).update(status=OrderStatus.PROCESSING)
+        )
 
 
 def charge_card(*, order: Order, correlation_id: str) -> SagaOutcome:

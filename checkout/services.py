@@ -19,7 +19,7 @@ from checkout.payments.methods import offered_payment_methods
 from giftgenius.errors import ToolError
 from giftgenius.models import WorkflowContext
 
-IN_FLIGHT = (OrderStatus.PROCESSING, OrderStatus.PAYMENT_PENDING)
+IN_FLIGHT = saga.IN_FLIGHT
 
 
 @dataclass(frozen=True)
@@ -57,15 +57,6 @@ def prepare_order(
             "The selected gift is no longer available. Choose another gift with select_gift.",
             next_actions=["select_gift", "suggest_gifts"],
         )
-    busy = Order.objects.filter(workflow=workflow, status__in=IN_FLIGHT).first()
-    if busy is not None:
-        raise ToolError(
-            "ORDER_IN_PROGRESS",
-            f"Order {busy.pk} of this workflow is being paid for (status {busy.status}). Wait for it: "
-            "call get_order until it is completed or failed, before preparing another order.",
-            details={"order_id": str(busy.pk), "order_status": busy.status},
-            next_actions=["get_order"],
-        )
     result = saga.prepare_order(
         workflow=workflow,
         product=product,
@@ -73,6 +64,15 @@ def prepare_order(
         shipping=shipping,
         correlation_id=correlation_id,
     )
+    if isinstance(result, saga.InProgress):
+        busy = result.order
+        raise ToolError(
+            "ORDER_IN_PROGRESS",
+            f"Order {busy.pk} of this workflow is being paid for (status {busy.status}). Wait for it: "
+            "call get_order until it is completed or failed, before preparing another order.",
+            details={"order_id": str(busy.pk), "order_status": busy.status},
+            next_actions=["get_order"],
+        )
     if isinstance(result, saga.SagaOutcome):
         raise ToolError(
             "OUT_OF_STOCK",
@@ -109,7 +109,9 @@ def commit_order(
             raise _checkout_failure(outcome.error_code, outcome.order)
         order = outcome.order
         if order.status not in (*IN_FLIGHT, OrderStatus.COMPLETED):
-            # Another call moved the order first (expired or cancelled meanwhile): say why.
+            # Another call moved the order first (expired, cancelled or replaced meanwhile): say
+            # why, from the workflow as it is now.
+            workflow.refresh_from_db()
             _check_committable(order, workflow, correlation_id)
             raise _not_committable(order, "it changed while being confirmed")
     workflow.refresh_from_db()

@@ -533,11 +533,11 @@ def test_one_commit_stays_within_its_query_budget(api, django_assert_max_num_que
     workflow_id = gift_selected(api, make_product())
     order_id, token = prepared(api, workflow_id)
     # The key read with the loop guard's count beside it, the claim, workflow, order, the
-    # conditional claim of the order, the saga (payment and step rows, order/reservation/workflow
-    # updates), the workflow as it ended, the key settled, the call log: 17 statements on the
-    # default DB, plus the 8 savepoints the test transaction adds (the bearer token is cached;
-    # the simulator's ledger is another database).
-    with django_assert_max_num_queries(25):
+    # workflow lock and conditional claim of the order, the saga (payment and step rows,
+    # order/reservation/workflow updates), the workflow as it ended, the key settled, the call
+    # log: 18 statements on the default DB, plus the 10 savepoints the test transaction adds (the
+    # bearer token is cached; the simulator's ledger is another database).
+    with django_assert_max_num_queries(28):
         response = commit(api, workflow_id, order_id, token, key="budget-key-0001")
     assert response.status == 200
     # A replay is one indexed read of the key, the loop guard's count beside it, and the

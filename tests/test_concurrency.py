@@ -6,15 +6,16 @@ localstripe, tests/localstripe.py)."""
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connections
+from django.db import connection, connections
 from django.utils import timezone
 
-from checkout import saga
+from checkout import compensation, saga
 from checkout.idempotency import arguments_fingerprint
 from checkout.models import (
     IdempotencyKey,
@@ -30,7 +31,7 @@ from checkout.models import (
 from checkout.payments.provider import get_provider
 from checkout.schemas import PrepareOrderInput
 from checkout.sweeps import run_sweeps
-from giftgenius.models import Product
+from giftgenius.models import Product, WorkflowContext
 from giftgenius.principals import issue_api_token, principal_label
 from tests.conftest import ToolClient
 from tests.fixtures import (
@@ -39,6 +40,7 @@ from tests.fixtures import (
     CrashPlan,
     SimulatedCrash,
     assert_books_balance,
+    assert_error,
     commit,
     gift_selected,
     make_product,
@@ -219,3 +221,82 @@ def test_sweepers_on_several_machines_recover_each_order_once(api, monkeypatch, 
         assert SagaStep.objects.filter(order_id=order_id, step="complete").count() == 1
         assert [c.status for c in provider_charges(order_id)] == ["succeeded"]
     assert_books_balance(*products, initial={p.pk: 5 for p in products})
+
+
+def race_at_release(monkeypatch, *, holder, racer) -> tuple:
+    """Run holder() until it releases a draft (in the fixed code, holding the workflow lock),
+    then racer() in a second thread; the holder goes on once the racer has finished or is
+    waiting for a lock (pg_locks shows its backend waiting). Returns (holder's, racer's) result."""
+    real_release = compensation.release_draft_order
+    paused, racer_done = threading.Event(), threading.Event()
+    racer_pid: list[int] = []
+    results: dict = {}
+
+    def pausing_release(**kwargs):
+        if threading.current_thread().name == "holder" and not paused.is_set():
+            paused.set()
+            deadline = time.monotonic() + 10
+            while not racer_done.is_set() and time.monotonic() < deadline:
+                if racer_pid:
+                    with connection.cursor() as cursor:
+                        cursor.execute(
+                            "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE pid = %s AND NOT granted)",
+                            racer_pid,
+                        )
+                        if cursor.fetchone()[0]:
+                            break
+                time.sleep(0.01)
+        return real_release(**kwargs)
+
+    def run(name: str, work) -> None:
+        try:
+            if name == "racer":
+                assert paused.wait(timeout=30)
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT pg_backend_pid()")
+                    racer_pid.append(cursor.fetchone()[0])
+            results[name] = work()
+        except BaseException as exc:
+            results[name] = exc
+        finally:
+            if name == "racer":
+                racer_done.set()
+            connections.close_all()
+
+    monkeypatch.setattr(compensation, "release_draft_order", pausing_release)
+    threads = [
+        threading.Thread(target=run, args=(name, work), name=name)
+        for name, work in (("holder", holder), ("racer", racer))
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not any(thread.is_alive() for thread in threads)
+    assert not any(isinstance(r, BaseException) for r in results.values()), results
+    return results["holder"], results["racer"]
+
+
+def test_a_confirm_during_prepare_order_waits_and_finds_its_draft_replaced(user, api, monkeypatch):
+    """prepare_order holds the workflow while it replaces the draft; the person's Confirm of
+    the old draft, arriving then, waits and is refused: never two orders paid in one workflow."""
+    product = make_product(stock=5)
+    workflow_id = gift_selected(api, product)
+    first_id, first_token = prepared(api, workflow_id, "pm_card_pending")
+    bearer = issue_api_token(user=user)
+
+    second, confirm = race_at_release(
+        monkeypatch,
+        holder=lambda: prepare(ToolClient(bearer), workflow_id, "pm_card_visa"),
+        racer=lambda: commit(ToolClient(bearer), workflow_id, first_id, first_token),
+    )
+
+    assert second.status == 200, second.body
+    assert_error(confirm, "ORDER_NOT_COMMITTABLE", 409)
+    assert Order.objects.get(pk=first_id).status == OrderStatus.CANCELLED
+    assert provider_charges(first_id) == []
+    second_id = second.body["order_id"]
+    assert str(WorkflowContext.objects.get(pk=workflow_id).draft_order_id) == second_id
+    paid = commit(api, workflow_id, second_id, second.body["_meta"]["confirmation_token"])
+    assert paid.body["status"] == "completed"
+    assert_books_balance(product, initial={product.pk: 5})
