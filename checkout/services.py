@@ -247,7 +247,22 @@ def cancel_order(
 
 def release_draft_order(
     *, order_id: uuid.UUID, reason: str = "The person went back from checkout."
-) -> None:
-    """Cancel the draft and give its stock back; nothing happens if it is not a draft any more.
-    The caller (navigate_back) updates the workflow itself."""
-    compensation.release_draft_order(order_id=order_id, reason=reason)
+) -> bool:
+    """Cancel the draft and give its stock back: True if this call released it, False if it had
+    already ended unpaid (nothing to release). Raises ORDER_IN_PROGRESS if it is being (or was)
+    paid: the workflow must keep it. The caller (navigate_back) holds the workflow lock, which a
+    commit's claim takes too, and updates the workflow itself."""
+    if compensation.release_draft_order(order_id=order_id, reason=reason):
+        return True
+    order = Order.objects.filter(pk=order_id).first()
+    if order is None or order.status in compensation.FINAL_STATUSES:
+        return False
+    what = "was paid for" if order.status == OrderStatus.COMPLETED else "is being paid for"
+    raise ToolError(
+        "ORDER_IN_PROGRESS",
+        f"Order {order.pk} {what} (status {order.status}); the workflow cannot go back from checkout "
+        "while it runs or after it was paid. Call get_order to follow it.",
+        field="step_id",
+        details={"order_id": str(order.pk), "order_status": order.status},
+        next_actions=["get_order"],
+    )

@@ -186,12 +186,13 @@ def navigate_back(*, workflow: WorkflowContext, step_id: str) -> Navigation:
     with transaction.atomic():
         locked = WorkflowContext.objects.select_for_update().get(pk=workflow.pk)
         target_index = steps.ORDER.index(step_id)
-        _refuse_while_paying(locked)
         if locked.draft_order_id and target_index < steps.ORDER.index(Step.CHECKOUT):
             from checkout.services import release_draft_order
 
-            release_draft_order(order_id=locked.draft_order_id, reason="navigated back")
-            invalidated.append(f"draft order {locked.draft_order_id} (cancelled, stock released)")
+            # Refuses (ORDER_IN_PROGRESS) while the draft is being paid: the workflow keeps it.
+            released = release_draft_order(order_id=locked.draft_order_id, reason="navigated back")
+            what = "cancelled, stock released" if released else "already closed"
+            invalidated.append(f"draft order {locked.draft_order_id} ({what})")
             locked.draft_order = None
             locked.selected_payment_method = ""
         if locked.selected_product_id and target_index < steps.ORDER.index(Step.GIFT_SELECTED):
@@ -208,23 +209,3 @@ def navigate_back(*, workflow: WorkflowContext, step_id: str) -> Navigation:
         ]
         locked.save()
     return Navigation(locked, invalidated)
-
-
-def _refuse_while_paying(workflow: WorkflowContext) -> None:
-    """Going back cannot undo a payment in flight: the saga must end first."""
-    from checkout.models import Order, OrderStatus
-
-    if not workflow.draft_order_id:
-        return
-    status = (
-        Order.objects.filter(pk=workflow.draft_order_id).values_list("status", flat=True).first()
-    )
-    if status in (OrderStatus.PROCESSING, OrderStatus.PAYMENT_PENDING):
-        raise ToolError(
-            "ORDER_IN_PROGRESS",
-            f"Order {workflow.draft_order_id} is being paid for ({status}); the workflow cannot go back "
-            "until it finishes. Call get_order to follow it.",
-            field="step_id",
-            details={"order_id": str(workflow.draft_order_id), "order_status": status},
-            next_actions=["get_order"],
-        )

@@ -1,16 +1,19 @@
 """A person's action racing a commit on the same checkout, one interleaving at a time (single
 thread; tests/test_concurrency.py runs the lock-dependent ones with real threads on PostgreSQL).
 
-- prepare_order while the workflow's order starts being paid.
+- prepare_order while the workflow's order starts being paid;
+- going back from checkout while the draft is being claimed.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from checkout import saga
+from checkout import compensation, saga
+from checkout import services as checkout_services
 from checkout.models import Order, OrderStatus
 from checkout.sweeps import run_sweeps
+from giftgenius.models import WorkflowContext
 from tests.fixtures import (
     BOTH_DATABASES,
     assert_books_balance,
@@ -57,4 +60,48 @@ def test_a_commit_landing_as_prepare_starts_is_seen_by_its_in_flight_check(
     ]
     run_sweeps(older_than_seconds=0)  # reconciliation settles the pending payment
     assert order_of(first_id).status == OrderStatus.COMPLETED
+    assert_books_balance(product, initial={product.pk: 5})
+
+
+# --- going back from checkout vs a commit -------------------------------------------------------
+
+
+def test_going_back_keeps_a_draft_that_was_claimed_before_its_release(api, monkeypatch):
+    """The release finds the draft already being paid (a claim got in first): going back must
+    refuse and keep the order on the workflow, never report it cancelled."""
+    product = make_product(stock=5)
+    workflow_id = gift_selected(api, product)
+    order_id, _ = prepared(api, workflow_id)
+    real_release = compensation.release_draft_order
+
+    def claimed_first(**kwargs):
+        Order.objects.filter(pk=order_id, status=OrderStatus.DRAFT).update(
+            status=OrderStatus.PROCESSING
+        )
+        return real_release(**kwargs)
+
+    monkeypatch.setattr(compensation, "release_draft_order", claimed_first)
+    back = api.call("user_navigated_to_step", {"workflow_id": workflow_id, "step_id": "ideas"})
+
+    error = assert_error(back, "ORDER_IN_PROGRESS", 409)
+    assert error["details"] == {"order_id": order_id, "order_status": "processing"}
+    workflow = WorkflowContext.objects.get(pk=workflow_id)
+    assert (workflow.current_step, str(workflow.draft_order_id)) == ("checkout", order_id)
+    assert order_of(order_id).status != OrderStatus.CANCELLED
+
+
+def test_going_back_past_a_draft_that_already_ended_says_so(api):
+    product = make_product(stock=5)
+    workflow_id = gift_selected(api, product)
+    order_id, _ = prepared(api, workflow_id)
+    # Cancelled without the workflow being told (what release_draft_order alone does).
+    assert checkout_services.compensation.release_draft_order(order_id=order_id, reason="gone")
+
+    back = api.call(
+        "user_navigated_to_step", {"workflow_id": workflow_id, "step_id": "gift_selected"}
+    )
+
+    assert back.status == 200, back.body
+    assert back.body["invalidated"] == [f"draft order {order_id} (already closed)"]
+    assert WorkflowContext.objects.get(pk=workflow_id).draft_order_id is None
     assert_books_balance(product, initial={product.pk: 5})

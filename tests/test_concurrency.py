@@ -300,3 +300,29 @@ def test_a_confirm_during_prepare_order_waits_and_finds_its_draft_replaced(user,
     paid = commit(api, workflow_id, second_id, second.body["_meta"]["confirmation_token"])
     assert paid.body["status"] == "completed"
     assert_books_balance(product, initial={product.pk: 5})
+
+
+def test_a_confirm_during_a_step_back_waits_and_finds_the_draft_released(user, api, monkeypatch):
+    """Going back from checkout holds the workflow while it releases the draft; a Confirm
+    arriving then waits and is refused, so the step back's "cancelled" stays true."""
+    product = make_product(stock=5)
+    workflow_id = gift_selected(api, product)
+    order_id, token = prepared(api, workflow_id)
+    bearer = issue_api_token(user=user)
+
+    back, confirm = race_at_release(
+        monkeypatch,
+        holder=lambda: ToolClient(bearer).call(
+            "user_navigated_to_step", {"workflow_id": workflow_id, "step_id": "gift_selected"}
+        ),
+        racer=lambda: commit(ToolClient(bearer), workflow_id, order_id, token),
+    )
+
+    assert back.status == 200, back.body
+    assert back.body["invalidated"] == [f"draft order {order_id} (cancelled, stock released)"]
+    assert_error(confirm, "ORDER_NOT_COMMITTABLE", 409)
+    assert Order.objects.get(pk=order_id).status == OrderStatus.CANCELLED
+    assert provider_charges(order_id) == []
+    workflow = WorkflowContext.objects.get(pk=workflow_id)
+    assert (workflow.current_step, workflow.draft_order_id) == ("gift_selected", None)
+    assert_books_balance(product, initial={product.pk: 5})

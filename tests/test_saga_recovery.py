@@ -23,6 +23,7 @@ from checkout.models import (
 )
 from checkout.payments import gateway, simulator
 from checkout.sweeps import run_sweeps
+from giftgenius.errors import ToolError
 from giftgenius.models import WorkflowContext
 from tests.fixtures import (
     ALL_METHODS,
@@ -253,7 +254,11 @@ def test_releasing_a_draft_is_idempotent_and_ignores_other_states(api):
     assert commit(api, workflow_id, order_id, token).status == 200
     from checkout.services import release_draft_order
 
-    release_draft_order(order_id=order_id)  # navigate_back's call on a completed order: nothing
+    # navigate_back's call on a completed order: nothing released, and it says so.
+    with pytest.raises(ToolError) as refused:
+        release_draft_order(order_id=order_id)
+    assert refused.value.code == "ORDER_IN_PROGRESS"
+    assert refused.value.details["order_status"] == OrderStatus.COMPLETED
     assert order_of(order_id).status == OrderStatus.COMPLETED
     assert_books_balance(product, initial={product.pk: 5})
 
