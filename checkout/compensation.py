@@ -295,31 +295,11 @@ def cancel(*, order: Order, reason: str, actor: str, correlation_id: str) -> Rol
     message = f"Cancelled by {actor}: {reason}"[:300]
     for _ in range(3):  # the order may move under us (e.g. a draft committed); look again
         if order.status in FINAL_STATUSES:
-            try:
-                refunded = refund_payments(order=order, correlation_id=correlation_id)
-            except RefundFailed:
-                return RollbackOutcome(
-                    REFUSED,
-                    "The order is closed but a leftover charge could not be refunded (the payment "
-                    "service is unavailable). Nothing was changed; try again later.",
-                    order,
-                    code="PAYMENT_PROVIDER_ERROR",
-                )
-            # A retryably failed order could still be retried with its token: cancelling ends that.
-            Order.objects.filter(pk=order.pk, confirmation_used_at__isnull=True).update(
-                confirmation_used_at=timezone.now()
-            )
-            if refunded:
-                return RollbackOutcome(
-                    ROLLED_BACK,
-                    f"Refunded a leftover charge of {refunded} {order.currency}.",
-                    order,
-                    refunded,
-                )
-            return RollbackOutcome(
-                ALREADY, f"The order is already {order.status}; nothing to do.", order
-            )
-        if order.status == OrderStatus.PROCESSING:
+            closed = _close_for_good(order.pk)
+            if closed is not None:
+                return _refund_leftovers(closed, correlation_id=correlation_id)
+            # A retry of the commit reopened it since it was read: look again.
+        elif order.status == OrderStatus.PROCESSING:
             return RollbackOutcome(
                 REFUSED,
                 "The checkout is running for this order right now (status processing). Wait until it "
@@ -327,7 +307,7 @@ def cancel(*, order: Order, reason: str, actor: str, correlation_id: str) -> Rol
                 order,
                 code="ORDER_NOT_CANCELLABLE",
             )
-        if order.status == OrderStatus.PAYMENT_PENDING:
+        elif order.status == OrderStatus.PAYMENT_PENDING:
             return RollbackOutcome(
                 REFUSED,
                 "The payment outcome is not known yet (status payment_pending). Reconciliation settles "
@@ -335,7 +315,7 @@ def cancel(*, order: Order, reason: str, actor: str, correlation_id: str) -> Rol
                 order,
                 code="ORDER_NOT_CANCELLABLE",
             )
-        if order.status == OrderStatus.DRAFT:
+        elif order.status == OrderStatus.DRAFT:
             if release_draft_order(
                 order_id=order.pk,
                 reason=message,
@@ -378,6 +358,46 @@ def cancel(*, order: Order, reason: str, actor: str, correlation_id: str) -> Rol
         order,
         code="ORDER_NOT_CANCELLABLE",
     )
+
+
+def _close_for_good(order_id: object) -> Order | None:
+    """Lock a failed or cancelled order, re-check it is still closed and spend its confirmation
+    (a compare-and-swap), so no retry of the commit can reopen it; None if one already has.
+    The retry's claim needs `confirmation_used_at` empty, so after this the order stays closed
+    and refunding what it captured cannot race a charge that completes it."""
+    with transaction.atomic():
+        order = Order.objects.select_for_update().get(pk=order_id)
+        if order.status not in FINAL_STATUSES:
+            return None
+        if order.confirmation_used_at is None:
+            used_at = timezone.now()
+            Order.objects.filter(
+                pk=order.pk, status__in=FINAL_STATUSES, confirmation_used_at__isnull=True
+            ).update(confirmation_used_at=used_at)
+            order.confirmation_used_at = used_at
+    return order
+
+
+def _refund_leftovers(order: Order, *, correlation_id: str) -> RollbackOutcome:
+    """A closed order keeps no money: refund a capture that came in after it was closed."""
+    try:
+        refunded = refund_payments(order=order, correlation_id=correlation_id)
+    except RefundFailed:
+        return RollbackOutcome(
+            REFUSED,
+            "The order is closed and can no longer be retried, but a leftover charge could not "
+            "be refunded (the payment service is unavailable). Try again later.",
+            order,
+            code="PAYMENT_PROVIDER_ERROR",
+        )
+    if refunded:
+        return RollbackOutcome(
+            ROLLED_BACK,
+            f"Refunded a leftover charge of {refunded} {order.currency}.",
+            order,
+            refunded,
+        )
+    return RollbackOutcome(ALREADY, f"The order is already {order.status}; nothing to do.", order)
 
 
 def roll_back_order(*, order_id: object, reason: str, actor: str) -> RollbackOutcome:
