@@ -21,6 +21,8 @@ from checkout.models import (
     SimulatedRefund,
 )
 from checkout.payments import simulator
+from checkout.payments.provider import ProviderRejected
+from checkout.payments.simulator import SimulatedProvider
 from checkout.schemas import COUNTRY_CODES
 from checkout.sweeps import run_sweeps
 from giftgenius.models import WorkflowContext
@@ -453,6 +455,20 @@ def test_cancel_while_the_payment_is_pending_is_refused_with_why(api, settings):
     error = assert_error(cancel(api, order_id), "ORDER_NOT_CANCELLABLE", 409)
     assert "payment_pending" in error["message"]
     assert order_of(order_id).status == OrderStatus.PAYMENT_PENDING
+
+
+def test_a_timed_out_charge_whose_lookup_is_refused_stays_pending_with_its_stock(api, monkeypatch):
+    def refuse(self, *, idempotency_key):
+        raise ProviderRejected("401: this API key cannot read charges")
+
+    monkeypatch.setattr(SimulatedProvider, "retrieve_by_idempotency_key", refuse)
+    product = make_product(stock=3)
+    workflow_id = gift_selected(api, product)
+    order_id, token = prepared(api, workflow_id, "pm_card_timeout_always")
+    # It may have been charged: neither failed nor compensated, reconciliation settles it.
+    assert commit(api, workflow_id, order_id, token).body["status"] == "payment_pending"
+    assert order_of(order_id).status == OrderStatus.PAYMENT_PENDING
+    assert Reservation.objects.get(order_id=order_id).status == ReservationStatus.HELD
 
 
 def test_cancel_during_a_provider_outage_changes_nothing_and_can_be_retried(api):

@@ -500,6 +500,19 @@ def test_timeout_then_outage_is_unknown_and_reconciles_to_not_charged():
     assert ledger_rows(k) == []
 
 
+def test_a_refused_lookup_after_a_timed_out_charge_is_unknown_not_not_charged(monkeypatch):
+    def refuse(self, *, idempotency_key):
+        raise ProviderRejected("401: this API key cannot read charges")
+
+    monkeypatch.setattr(SimulatedProvider, "retrieve_by_idempotency_key", refuse)
+    k = key()
+    # Every attempt timed out, so it may have been processed; the lookup cannot say.
+    assert charge("pm_card_timeout_always", idempotency_key=k).result == ChargeResult.UNKNOWN
+    assert gateway.lookup(idempotency_key=k).result == ChargeResult.UNKNOWN
+    monkeypatch.undo()
+    assert gateway.lookup(idempotency_key=k).result == ChargeResult.NOT_CHARGED_TIMEOUT
+
+
 def test_outage_holds_across_threads():
     errors: list[BaseException] = []
 

@@ -209,6 +209,11 @@ def _lookup_outcome(idempotency_key: str, *, deadline: float | None, fields: dic
         )
     except TRANSIENT:
         return ChargeOutcome(ChargeResult.UNKNOWN, None, None, tries.count)
+    except ProviderRejected as exc:
+        # The lookup itself was refused (a 4xx: credentials, a provider-side change): that says
+        # nothing about the charge, which may have gone through. Never "not charged" on a guess.
+        _log().error("payment_lookup", result="rejected", error=exc.code, **fields)
+        return ChargeOutcome(ChargeResult.UNKNOWN, None, None, tries.count)
     if found is None:
         return ChargeOutcome(ChargeResult.NOT_CHARGED_TIMEOUT, None, None, tries.count)
     return _outcome_from_charge(found, tries.count)
