@@ -347,7 +347,9 @@ def cancel(*, order: Order, reason: str, actor: str, correlation_id: str) -> Rol
             if done.closed:
                 return RollbackOutcome(
                     ROLLED_BACK,
-                    f"Refunded {order.amount} {order.currency}, released the stock and cancelled the order.",
+                    # What this cancellation refunded: part may have been refunded before it.
+                    f"Refunded {done.refunded} {order.currency}, released the stock and cancelled "
+                    "the order.",
                     done.order,
                     done.refunded,
                 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import uuid
 from datetime import timedelta
+from decimal import Decimal
 
 import pytest
 from django.utils import timezone
@@ -20,7 +21,7 @@ from checkout.models import (
     SimulatedCharge,
     SimulatedRefund,
 )
-from checkout.payments import simulator
+from checkout.payments import gateway, simulator
 from checkout.payments.provider import ProviderRejected
 from checkout.payments.simulator import SimulatedProvider
 from checkout.schemas import COUNTRY_CODES
@@ -419,6 +420,25 @@ def test_cancel_twice_is_a_no_op_success(api):
     assert again.body["already_cancelled"] is True and again.body["status"] == "cancelled"
     assert timeline(api, order_id) == steps_before
     assert_books_balance(product, initial={product.pk: 3})
+
+
+def test_cancel_after_a_partial_refund_refunds_and_reports_only_the_rest(api):
+    workflow_id = gift_selected(api, make_product(stock=3, price="30.00"))
+    order_id, token = prepared(api, workflow_id)
+    assert commit(api, workflow_id, order_id, token).status == 200
+    payment = Payment.objects.get(order_id=order_id)
+    # 10.00 refunded at the provider earlier, and recorded (as its webhook records it).
+    gateway.refund(
+        charge_id=payment.provider_charge_id, amount=Decimal("10.00"), idempotency_key="p-1"
+    )
+    Payment.objects.filter(pk=payment.pk).update(refunded_amount=Decimal("10.00"))
+
+    response = cancel(api, order_id)
+
+    assert response.body["refunded_amount"] == "20.00"
+    assert "Refunded 20.00 USD," in response.body["message"], response.body["message"]
+    [charge] = charges_for(order_id)
+    assert charge.refunded_amount == charge.amount == Decimal("30.00")
 
 
 def test_cancel_after_completion_refunds_releases_and_fails_the_workflow(api):
