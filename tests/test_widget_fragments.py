@@ -299,6 +299,50 @@ def test_checkout_form_lists_payment_methods_and_prefills_the_demo_address():
     assert args_of(html, "back") == {"workflow_id": WORKFLOW, "step_id": "gift_selected"}
 
 
+def _checkout(workflow_id: str) -> str:
+    methods = [{"id": "pm_card_visa", "label": "Visa •••• 4242"}]
+    body = {"workflow_id": workflow_id, "current_step": "checkout", "payment_methods": methods}
+    return render("get_payment_methods", ok("get_payment_methods", body))
+
+
+def _address_fields(html: str) -> dict[str, str]:
+    return {
+        name: html_lib.unescape(value)
+        for name, value in re.findall(r'name="shipping\.(\w+)"[^>]*value="([^"]*)"', html)
+    }
+
+
+def test_checkout_again_keeps_the_address_the_person_entered_in_this_workflow(user):
+    from checkout.models import Order
+
+    workflow = WorkflowContext.objects.create(
+        owner=user, current_step="checkout", visited_steps=["brief", "ideas", "checkout"]
+    )
+    ann = {**SHIPPING, "name": "Ann Smith", "line1": "5 Elm Rd", "city": "Kraków"}
+    common = {"owner": user, "workflow": workflow, "amount": "34.50", "currency": "USD"}
+    Order.objects.create(
+        **common,
+        payment_method_id="pm_card_visa",
+        status="cancelled",
+        shipping={**SHIPPING, "name": "Older Entry"},
+    )
+    # The newest order (declined, compensated) carries what the person typed last.
+    Order.objects.create(
+        **common, payment_method_id="pm_card_declined", status="failed", shipping=ann
+    )
+    assert _address_fields(_checkout(str(workflow.pk))) == ann
+
+
+def test_checkout_starts_empty_for_a_real_person_and_with_the_demo_address_only_in_the_demo(
+    user, settings
+):
+    workflow = WorkflowContext.objects.create(owner=user, current_step="gift_selected")
+    settings.WIDGET_DEMO_SHIPPING = False
+    assert _address_fields(_checkout(str(workflow.pk))) == dict.fromkeys(SHIPPING, "")
+    settings.WIDGET_DEMO_SHIPPING = True
+    assert _address_fields(_checkout(str(workflow.pk))) == SHIPPING
+
+
 def test_summary_puts_the_confirmation_token_only_in_the_confirm_button():
     html = render("prepare_order", prepared())
     assert state(html) == "summary"

@@ -37,6 +37,8 @@ from widget import fragment_cache, selectors
 from widget.locale import babel_locale, html_lang, locale_or_default
 
 CONTRACT = "v1"
+# Prefilled only where settings.WIDGET_DEMO_SHIPPING says so (the local QA preview and tests):
+# a real person's form starts empty, or with the address they already typed in this workflow.
 DEMO_SHIPPING = {
     "name": "Demo Buyer",
     "line1": "1 Main St",
@@ -44,6 +46,7 @@ DEMO_SHIPPING = {
     "postal_code": "12345",
     "country": "US",
 }
+NO_SHIPPING = dict.fromkeys(DEMO_SHIPPING, "")
 DEFAULT_BRIEF = {"relationship": "friend", "interests": "", "budget_min": "20", "budget_max": "60"}
 
 # What a person can change after a non-retryable failure: (tool, label key, args the bridge fills in).
@@ -620,12 +623,20 @@ def checkout_context(body: dict[str, Any]) -> dict[str, Any]:
         "heading": _("Checkout"),
         "methods": methods,
         "selected_method": selected,
-        "shipping": DEMO_SHIPPING,
+        "shipping": checkout_shipping(workflow_id=workflow_id),
         "form_args": json.dumps({"workflow_id": str(workflow_id)}),
         "action_url": action_url("prepare_order"),
         # Back to the chosen gift (a no-op move while the workflow is still at gift_selected).
         "back": _back(workflow_id, "gift_selected"),
     }
+
+
+def checkout_shipping(*, workflow_id: Any) -> dict[str, str]:
+    """What the address fields start with: the address last entered in this workflow (going back
+    to checkout keeps it), else the demo address where enabled, else nothing."""
+    if shipping := selectors.last_shipping(workflow_id=workflow_id):
+        return shipping
+    return DEMO_SHIPPING if settings.WIDGET_DEMO_SHIPPING else NO_SHIPPING
 
 
 def _time(value: Any) -> str:

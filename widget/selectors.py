@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
+from django.db.models import F
+
 from giftgenius import catalog
 from giftgenius.catalog import CatalogItem
 from giftgenius.models import WorkflowContext
@@ -60,6 +62,30 @@ def workflow_view(
     return WorkflowView(
         workflow.pk, workflow.current_step, dict(workflow.brief or {}), offered, selected
     )
+
+
+SHIPPING_FIELDS = ("name", "line1", "city", "postal_code", "country")
+
+
+def last_shipping(*, workflow_id: Any) -> dict[str, str] | None:
+    """The address the person last entered in this workflow: its newest order's (the current
+    draft's, or the one a declined card or Back left behind), or None before any order."""
+    from checkout.models import Order
+
+    try:
+        key = UUID(str(workflow_id))
+    except ValueError:
+        return None
+    shipping = (
+        Order.objects.filter(workflow_id=key, owner=F("workflow__owner"))
+        .exclude(shipping={})
+        .order_by("-created_at")
+        .values_list("shipping", flat=True)
+        .first()
+    )
+    if not isinstance(shipping, dict):
+        return None
+    return {k: str(shipping.get(k) or "") for k in SHIPPING_FIELDS}
 
 
 def order_gift(order_id: Any) -> dict[str, Any] | None:

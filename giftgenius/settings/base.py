@@ -335,3 +335,7 @@ WHITENOISE_ADD_HEADERS_FUNCTION = picture_cache_headers
 # Root-relative picture URLs (the demo catalog's) are made absolute against this origin in the
 # MCP widget, whose frame is on another origin; its origin joins the widget's resource domains.
 WIDGET_IMAGE_BASE_URL = os.environ.get("WIDGET_IMAGE_BASE_URL", _PUBLIC_ORIGIN)
+# The checkout form starts with a made-up demo address ("Demo Buyer") only where QA clicks
+# through (development and tests); a real person's starts empty, or with the address they
+# already typed in the same workflow.
+WIDGET_DEMO_SHIPPING = env_bool("WIDGET_DEMO_SHIPPING", False)

@@ -10,6 +10,7 @@ for _alias in DATABASES.values():
 
 DEBUG = False
 FAULT_INJECTION_ENABLED = True
+WIDGET_DEMO_SHIPPING = True  # flows click through checkout with the demo address
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 SECRET_KEY = "test-only-secret-key"  # noqa: S105
 # On SQLite the test databases are files (not shared memory) so live-server threads and

@@ -124,3 +124,36 @@ def test_a_pending_payment_is_a_status_with_check_again_not_a_spinner(staff_page
     widget.get_by_test_id("check-again").click()
     expect(widget.get_by_test_id("order-status")).to_have_attribute("data-status", "completed")
     assert check_ledger().ok
+
+
+def test_the_address_typed_before_a_decline_or_back_is_kept_for_the_next_attempt(staff_page: Page):
+    page = staff_page
+    start_in_preview(page)
+    widget = widget_frame(page)
+    widget.get_by_test_id("select-gift").first.click()
+    widget.get_by_test_id("go-to-checkout").click()
+    widget.get_by_test_id("payment-method").select_option("pm_card_declined")
+    widget.locator("[name='shipping.name']").fill("Ann Smith")
+    widget.locator("[name='shipping.city']").fill("Kraków")
+    widget.get_by_test_id("prepare-order").click()
+    expect(widget.get_by_test_id("order-summary")).to_contain_text("Ann Smith")
+    widget.get_by_test_id("confirm-purchase").click()
+    expect(widget.get_by_test_id("error-banner")).to_have_attribute(
+        "data-error-code", "CARD_DECLINED"
+    )
+
+    widget.get_by_test_id("change-payment").click()
+    expect(widget.locator("[name='shipping.name']")).to_have_value("Ann Smith")
+    expect(widget.locator("[name='shipping.city']")).to_have_value("Kraków")
+    widget.get_by_test_id("payment-method").select_option("pm_card_visa")
+    widget.get_by_test_id("prepare-order").click()
+    expect(widget.get_by_test_id("order-summary")).to_contain_text("Ann Smith")
+
+    # Back from the summary releases the draft, and checkout again still has the address.
+    widget.get_by_test_id("back").click()
+    widget.get_by_test_id("go-to-checkout").click()
+    expect(widget.locator("[name='shipping.name']")).to_have_value("Ann Smith")
+    widget.get_by_test_id("prepare-order").click()
+    widget.get_by_test_id("confirm-purchase").click()
+    expect(widget.get_by_test_id("order-status")).to_have_attribute("data-status", "completed")
+    assert Order.objects.get(status="completed").shipping["name"] == "Ann Smith"
