@@ -6,6 +6,10 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 SWEEP_INTERVAL ?= 30
+# The origin people reach the app at: picture URLs in MCP fragments, the widget's CSP domains and
+# the MCP origin check all follow it. Derived from HOST/PORT unless given, so `PORT=8103 make run`
+# does not point the preview's pictures at :8000.
+PUBLIC_ORIGIN ?= http://$(HOST):$(PORT)
 
 .PHONY: run test bench bench-ab bench-instructions lint format setup conformance localstripe
 
@@ -24,10 +28,11 @@ setup: $(VENV)/.installed
 	$(PY) manage.py ensure_oauth_client
 
 # Serves Django, the REST tools and /mcp as one ASGI app; the background sweeps run beside it.
+run: export PUBLIC_ORIGIN := $(PUBLIC_ORIGIN)
 run: setup
 	@$(PY) manage.py run_sweeps --loop $(SWEEP_INTERVAL) & sweeps=$$!; \
 	trap 'kill $$sweeps 2>/dev/null' EXIT INT TERM; \
-	echo "GiftGenius on http://$(HOST):$(PORT)/  (preview: /preview/, admin: /admin/, API docs: /api/docs)"; \
+	echo "GiftGenius on $(PUBLIC_ORIGIN)/ (listening on $(HOST):$(PORT); preview: /preview/, admin: /admin/, API docs: /api/docs)"; \
 	$(PY) -m uvicorn giftgenius.asgi:application --host $(HOST) --port $(PORT)
 
 # What the browser tests need, provisioned by `make test` (SKIP_BROWSER_TESTS=1 leaves them out).

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
 import uuid
 from datetime import timedelta
 from html import unescape
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -432,3 +435,31 @@ def test_the_preview_plays_an_mcp_apps_host_unless_asked_for_window_openai(staff
 def test_favicon_is_served(db):
     response = Client(SERVER_NAME="127.0.0.1").get("/favicon.ico")
     assert response.status_code == 200 and response["Content-Type"] == "image/svg+xml"
+
+
+def test_the_preview_frame_allows_pictures_from_where_mcp_fragments_put_them(staff, settings):
+    # `PORT=8103 make run` with PUBLIC_ORIGIN left at :8000 had put /mcp pictures on another
+    # origin than the frame's img-src 'self' allowed: the frame allows what the resource declares.
+    settings.WIDGET_IMAGE_BASE_URL = "http://127.0.0.1:8000"
+    settings.WIDGET_IMAGE_ORIGINS = ["https://img.example.com"]
+    policy = signed_in(staff).get("/preview/frame/")["Content-Security-Policy"]
+    img_src = re.search(r"img-src ([^;]*)", policy).group(1).split()
+    assert {"'self'", "http://127.0.0.1:8000", "https://img.example.com"} <= set(img_src)
+    assert "*" not in img_src
+    assert re.search(r"style-src [^;]*'nonce-", policy)
+
+
+def test_make_run_derives_the_public_origin_from_host_and_port():
+    def announced(**env: str) -> str:
+        done = subprocess.run(
+            ["make", "-n", "run", *(f"{k}={v}" for k, v in env.items())],
+            cwd=Path(__file__).resolve().parent.parent,
+            env={k: v for k, v in os.environ.items() if k != "PUBLIC_ORIGIN"},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        return re.search(r"GiftGenius on (\S+)/ ", done.stdout).group(1)
+
+    assert announced(PORT="8103") == "http://127.0.0.1:8103"
+    assert announced(PORT="8103", PUBLIC_ORIGIN="https://gg.example") == "https://gg.example"

@@ -13,7 +13,7 @@ from functools import wraps
 from typing import Any
 
 from csp.constants import NONCE, SELF
-from csp.decorators import csp_replace, csp_update
+from csp.decorators import csp_replace
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
@@ -37,6 +37,7 @@ from giftgenius.validation import json_arguments
 from widget.fallback import fragment_or_none, unshown_notice
 from widget.fragments import CONTRACT, render_start
 from widget.locale import html_lang, locale_from_request, normalize_locale
+from widget.mcp_server import widget_resource_meta
 from widget.shell import render_widget_shell, shell_context
 
 PREVIEW_TOKEN_SESSION_KEY = "preview_mcp_token"  # noqa: S105 - a session key name, not a secret
@@ -195,12 +196,20 @@ def preview(request: HttpRequest) -> HttpResponse:
 @never_cache
 @xframe_options_sameorigin
 @csp_replace({"frame-ancestors": [SELF]})  # framed by /preview/ on this origin, nobody else
-@csp_update({"style-src": [NONCE]})  # the shell's one inline <style>, as ChatGPT receives it
 def preview_frame(request: HttpRequest) -> HttpResponse:
     """The exact MCP widget shell; for the window.openai dialect the host emulator runs first."""
     emulator = [static("widget/host-emulator.js")] if request.GET.get("dialect") == "openai" else []
     html = render_widget_shell(nonce=str(request.csp_nonce), head_scripts=emulator)
-    return HttpResponse(html)
+    response = HttpResponse(html)
+    # django-csp's per-view update (what @csp_update sets), computed per request from settings:
+    # the shell's one inline <style>, as ChatGPT receives it, and pictures from the origins the
+    # widget resource declares (`resourceDomains`), as a real host's frame allows them. The
+    # fragments from /mcp put pictures on WIDGET_IMAGE_BASE_URL, which need not be this origin.
+    response._csp_update = {  # type: ignore[attr-defined]
+        "style-src": [NONCE],
+        "img-src": widget_resource_meta()["ui"]["csp"]["resourceDomains"],
+    }
+    return response
 
 
 @require_GET
