@@ -220,3 +220,45 @@ def test_ideas_and_completed_order_are_accessible(axe_page: Page, locale: str):
     page.get_by_test_id("confirm-purchase").click()
     expect(page.get_by_test_id("order-status")).to_have_attribute("data-status", "completed")
     assert serious_axe_violations(page) == []
+
+
+# Every visible form field as tall as its label, control and help text, and no taller; fields side
+# by side are at least 120px wide.
+FIELD_GAPS = """() => [...document.querySelectorAll('#gg-root .gg-field')]
+  .filter(f => f.offsetParent !== null)
+  .map(f => {
+    const box = f.getBoundingClientRect();
+    const kids = [...f.children].filter(k => k.offsetParent !== null).map(k => k.getBoundingClientRect());
+    const content = Math.max(...kids.map(k => k.bottom)) - Math.min(...kids.map(k => k.top));
+    return {field: f.querySelector('input,select').name, height: Math.round(box.height),
+            content: Math.round(content), width: Math.round(box.width)};
+  })
+  .filter(f => f.height > f.content + 1 || f.width < 120)"""
+
+
+@pytest.mark.parametrize("width", [360, 760])
+def test_form_fields_take_the_height_they_need(look_page: Page, width: int):
+    page = look_page
+    page.set_viewport_size({"width": width, "height": 900})
+    log_in(page, "demo", "demo", "/widget/")
+    page.get_by_test_id("start").click()
+    expect(page.get_by_test_id("brief-form")).to_be_visible()
+    relationship = page.locator(".gg-field:has(select[name=relationship])").bounding_box()
+    assert relationship and relationship["height"] < 80, relationship  # 140px before
+    assert page.evaluate(FIELD_GAPS) == []
+    shot(page, f"fields-{width}-brief")
+
+    page.get_by_test_id("brief-form").locator("input[name=interests]").fill("coffee")
+    page.get_by_test_id("suggest-gifts").click()
+    expect(page.get_by_test_id("gift-card").first).to_be_visible()
+    page.evaluate("document.documentElement.dataset.displayMode = 'fullscreen'")
+    expect(page.get_by_test_id("filters")).to_be_visible()
+    assert page.evaluate(FIELD_GAPS) == []
+    shot(page, f"fields-{width}-filters")
+    page.evaluate("delete document.documentElement.dataset.displayMode")
+
+    page.get_by_test_id("select-gift").first.click()
+    page.get_by_test_id("go-to-checkout").click()
+    expect(page.get_by_test_id("checkout-form")).to_be_visible()
+    assert page.evaluate(FIELD_GAPS) == []
+    shot(page, f"fields-{width}-checkout")
