@@ -212,7 +212,10 @@ def test_empty_result_shows_the_reason_and_the_concrete_suggestions(user):
     }
     html = render("suggest_gifts", ok("suggest_gifts", body))
     assert state(html) == "empty"
-    assert "none costs between 1 and 2 USD" in visible_text(html)
+    # The person reads a reason built from the change codes, not the model's English sentence.
+    assert "Gifts for these interests exist, but none costs between $1.00 and $2.00." in (
+        visible_text(html)
+    )
     actions = [
         json.loads(html_lib.unescape(raw))
         for raw in re.findall(r'data-gg-args="([^"]*)"[^>]*data-testid="apply-suggestion"', html)
@@ -225,6 +228,64 @@ def test_empty_result_shows_the_reason_and_the_concrete_suggestions(user):
         a["workflow_id"] == str(workflow.pk) and a["relationship"] == "friend" for a in actions
     )
     assert "Raise the budget to 40 (4 ideas)" in visible_text(html)
+
+
+def test_an_empty_result_offers_the_brief_form_when_no_suggestion_can_be_applied(user):
+    # The only interest matches nothing: dropping it leaves nothing to search, so no button; the
+    # brief form is the way on.
+    workflow = _at_ideas(
+        user, interests=["underwater basket weaving"], budget_min="500", budget_max="510", age=7
+    )
+    body = {
+        "workflow_id": str(workflow.pk),
+        "current_step": "ideas",
+        "gifts": [],
+        "no_results_reason": "No product in stock matches the interests underwater basket weaving.",
+        "suggestions": [
+            {
+                "change": "drop_interest",
+                "field": "interests",
+                "value": "underwater basket weaving",
+                "matches": 0,
+                "message": "drop",
+            }
+        ],
+    }
+    html = render("suggest_gifts", ok("suggest_gifts", body), locale="pl-PL")
+    assert state(html) == "empty"
+    assert 'data-testid="apply-suggestion"' not in html
+    form = re.search(r'<form[^>]*data-testid="brief-form"[^>]*>.*?</form>', html, re.S).group(0)
+    assert 'data-gg-tool="suggest_gifts"' in form
+    assert args_of(form, "brief-form") == {"workflow_id": str(workflow.pk)}
+    assert 'value="underwater basket weaving"' in form and 'value="510"' in form
+    assert '<option value="friend" selected>' in form
+    text = visible_text(html)
+    assert "Nic w katalogu nie pasuje do „underwater basket weaving”." in text
+    assert "No product in stock" not in text and 'lang="en"' not in html
+    assert "Pokaż pomysły na prezent" in text  # the form's button, in Polish
+
+
+@pytest.mark.parametrize(
+    ("suggestions", "english"),
+    [
+        ([{"change": "raise_budget_max", "value": 40}], "none costs between"),
+        ([{"change": "drop_interest", "value": "zzz"}], "Nothing in the catalog matches"),
+        ([{"change": "drop_age", "value": None}], "but none for this age"),
+        ([{"change": "use_interests", "value": ["tea"]}], "budget and age together"),
+    ],
+)
+@pytest.mark.parametrize("language", ["pl", "uk", "ru", "zh-hans"])
+def test_every_no_results_reason_is_translated(suggestions, english, language):
+    from django.utils import translation
+
+    from widget.fragments import empty_reason
+
+    brief = {"budget_min": "1", "budget_max": "2", "currency": "USD"}
+    with translation.override("en"):
+        assert english in empty_reason(suggestions=suggestions, brief=brief)
+    with translation.override(language):
+        translated = empty_reason(suggestions=suggestions, brief=brief)
+    assert english not in translated and translated.strip()
 
 
 def test_search_results_without_a_workflow_cannot_be_selected():

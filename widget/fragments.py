@@ -529,13 +529,51 @@ def empty_context(body: dict[str, Any], *, brief: dict[str, Any]) -> dict[str, A
     return {
         "workflow_id": workflow_id,
         "heading": _("No gifts match this brief yet."),
-        "reason": body.get("no_results_reason") or "",
+        # The model's no_results_reason is English; the person reads one built from the codes.
+        "reason": empty_reason(suggestions=body.get("suggestions") or [], brief=brief),
         "actions": actions,
-        "brief": brief_context(workflow_id, brief),
+        # The brief itself, to change right here: the suggestions may not cover what is wrong
+        # (dropping the only interest leaves nothing to search for).
+        "form": brief_form(workflow_id=workflow_id, brief=brief),
     }
 
 
+def empty_reason(*, suggestions: list[dict[str, Any]], brief: dict[str, Any]) -> str:
+    """Why nothing matched, in the active language, from the suggestions' change codes (what
+    the server found would help) rather than its English sentence for the model."""
+    changes = {s.get("change") for s in suggestions if isinstance(s, dict)}
+    unknown = [
+        str(s["value"])
+        for s in suggestions
+        if isinstance(s, dict) and s.get("change") == "drop_interest" and s.get("value")
+    ]
+    if changes & {"raise_budget_max", "lower_budget_min"}:
+        currency = brief.get("currency") or ""
+        return _(
+            "Gifts for these interests exist, but none costs between %(low)s and %(high)s."
+        ) % {
+            "low": money(brief.get("budget_min"), currency),
+            "high": money(brief.get("budget_max"), currency),
+        }
+    if unknown:
+        return _("Nothing in the catalog matches “%(interests)s”.") % {
+            "interests": ", ".join(unknown)
+        }
+    if "drop_age" in changes:
+        return _("Gifts for these interests exist, but none for this age.")
+    return _("No gift matches these interests, budget and age together.")
+
+
 def brief_context(workflow_id: Any, brief: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "workflow_id": workflow_id,
+        "heading": _("Who is the gift for?"),
+        "form": brief_form(workflow_id=workflow_id, brief=brief),
+    }
+
+
+def brief_form(*, workflow_id: Any, brief: dict[str, Any]) -> dict[str, Any]:
+    """The brief form's choices and values (the brief view's and the empty view's)."""
     relationship_labels = {
         "partner": pgettext("relationship", "Partner"),
         "spouse": pgettext("relationship", "Spouse"),
@@ -552,10 +590,8 @@ def brief_context(workflow_id: Any, brief: dict[str, Any]) -> dict[str, Any]:
     }
     interests = brief.get("interests") or []
     return {
-        "workflow_id": workflow_id,
-        "heading": _("Who is the gift for?"),
         "relationships": [(r, relationship_labels[r]) for r in RELATIONSHIPS],
-        "values": {
+        "filled": {
             "relationship": brief.get("relationship") or DEFAULT_BRIEF["relationship"],
             "interests": ", ".join(interests) if isinstance(interests, list) else str(interests),
             "budget_min": brief.get("budget_min") or DEFAULT_BRIEF["budget_min"],

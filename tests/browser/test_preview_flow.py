@@ -265,3 +265,34 @@ def test_a_product_the_person_names_is_found_and_bought(staff_page: Page, dialec
     assert calls[2]["arguments"]["workflow_id"] == workflow_id  # selected within that workflow
     order = Order.objects.get(workflow_id=workflow_id, status="completed")
     assert order.lines.get().name == name
+
+
+@pytest.mark.parametrize("dialect", ["mcp-apps", "openai"])
+def test_no_results_say_why_in_polish_and_the_brief_can_be_changed_right_there(
+    staff_page: Page, dialect: str
+):
+    page = staff_page
+    calls = mcp_calls(page)
+    page.goto(f"/preview/?locale=pl&dialect={dialect}")
+    brief = {
+        "relationship": "friend",
+        "interests": ["underwater basket weaving"],
+        "budget_min": 20,
+        "budget_max": 60,
+        "currency": "USD",
+    }
+    page.fill("#qa-brief", json.dumps(brief))
+    page.get_by_test_id("qa-start").click()
+    widget = widget_frame(page)
+    expect(widget.get_by_test_id("no-results-reason")).to_have_text(
+        "Nic w katalogu nie pasuje do „underwater basket weaving”."
+    )
+    form = widget.get_by_test_id("brief-form")
+    interests = form.locator("input[name=interests]")
+    expect(interests).to_have_value("underwater basket weaving")
+    screenshot(page, f"preview-empty-pl-{dialect}")
+    interests.fill("coffee")
+    form.get_by_test_id("suggest-gifts").click()
+    expect(widget.get_by_test_id("gift-card").first).to_be_visible()
+    again = [c for c in calls if c["name"] == "suggest_gifts"][-1]["arguments"]
+    assert again["interests"] == ["coffee"] and again["workflow_id"]
