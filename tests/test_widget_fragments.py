@@ -306,6 +306,23 @@ def test_search_results_in_a_workflow_select_within_that_workflow():
     assert f'data-gg-workflow="{workflow_id}"' in html
 
 
+@pytest.mark.parametrize(
+    "products", [[], [{k: v for k, v in GIFT.items() if k != "match_reasons"}]]
+)
+def test_a_search_in_a_workflow_keeps_the_filters_and_leads_back_to_the_ideas(user, products):
+    workflow = _at_ideas(user, interests=["coffee"], budget_min="20", budget_max="60")
+    body = {"products": products, "workflow_id": str(workflow.pk), "current_step": "ideas"}
+    html = render("search_products", ok("search_products", body), locale="pl")
+    assert 'data-testid="filters"' in html and 'data-testid="filter-category"' in html
+    assert args_of(html, "back") == {"workflow_id": str(workflow.pk), "step_id": "ideas"}
+    assert "Wróć do pomysłów" in visible_text(html)
+
+
+def test_a_search_without_a_workflow_has_no_filters_and_nowhere_to_go_back_to():
+    html = render("search_products", ok("search_products", {"products": [], "current_step": None}))
+    assert 'data-testid="filters"' not in html and 'data-testid="back"' not in html
+
+
 def test_sold_out_search_results_say_so_instead_of_select():
     product = {**{k: v for k, v in GIFT.items() if k != "match_reasons"}, "in_stock": False}
     body = {"products": [product], "workflow_id": str(uuid.uuid4()), "current_step": "ideas"}

@@ -26,7 +26,7 @@ UI_STRINGS = [
     "Confirm purchase", "Try again", "Back", "Select", "Continue to checkout", "Check again",
     "Choose another payment method", "Thank you! Your order is confirmed.", "Payment method",
     "Shipping address", "Gift ideas for you", "Who is the gift for?", "Or change the brief:",
-    "Change the brief:",
+    "Change the brief:", "Back to ideas",
 ]  # fmt: skip
 
 

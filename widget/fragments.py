@@ -461,6 +461,11 @@ def search_context(body: dict[str, Any]) -> dict[str, Any]:
     # Only a search made within a workflow offers its results for selection.
     workflow_id = body.get("workflow_id")
     language = translation.get_language()
+    # Within a workflow (always so for the fullscreen category filter) the filters stay, so a
+    # category without hits is not a dead end, and the ideas are one click back. The outcome
+    # does not carry the call's arguments, so a filter's search cannot be told from the model's
+    # search in the same workflow; the filters show in fullscreen only either way.
+    brief = selectors.workflow_brief(workflow_id) if workflow_id else {}
     return {
         "workflow_id": workflow_id,
         "heading": _("Search results") if products else _("Nothing found. Try other words."),
@@ -469,7 +474,8 @@ def search_context(body: dict[str, Any]) -> dict[str, Any]:
             _gift_card(p, workflow_id, selectable=bool(workflow_id), language=language)
             for p in products
         ],
-        "filters": None,
+        "filters": filters_context(workflow_id, brief),
+        "actions": [_back(workflow_id, "ideas", label=_("Back to ideas"))] if workflow_id else [],
     }
 
 
@@ -617,10 +623,10 @@ def _checkout_action(workflow_id: Any, label: str) -> Action:
     )
 
 
-def _back(workflow_id: Any, step: str) -> Action:
+def _back(workflow_id: Any, step: str, *, label: str = "") -> Action:
     return Action(
         "user_navigated_to_step",
-        _("Back"),
+        label or _("Back"),
         {"workflow_id": str(workflow_id), "step_id": step},
         testid="back",
     )

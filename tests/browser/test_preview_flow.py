@@ -296,3 +296,31 @@ def test_no_results_say_why_in_polish_and_the_brief_can_be_changed_right_there(
     expect(widget.get_by_test_id("gift-card").first).to_be_visible()
     again = [c for c in calls if c["name"] == "suggest_gifts"][-1]["arguments"]
     assert again["interests"] == ["coffee"] and again["workflow_id"]
+
+
+def test_a_category_without_hits_in_fullscreen_keeps_the_filters_and_goes_back_to_the_ideas(
+    staff_page: Page,
+):
+    page = staff_page
+    start_in_preview(page)
+    widget = widget_frame(page)
+    ideas = widget.get_by_test_id("gift-card").count()
+    widget.get_by_test_id("see-all").click()
+    category = widget.get_by_test_id("filter-category")
+    expect(category).to_be_visible()
+    category.locator("select").select_option("pets")  # nothing for coffee and cooking there
+    category.locator("button[type=submit]").click()
+    expect(widget.locator("[data-gg-tool=search_products] h2")).to_have_text(
+        "Nothing found. Try other words."
+    )
+    expect(widget.get_by_test_id("filters")).to_be_visible()  # still in fullscreen, not stuck
+    screenshot(page, "preview-fullscreen-category-without-hits")
+    category.locator("select").select_option("kitchen")
+    category.locator("button[type=submit]").click()
+    expect(widget.get_by_test_id("gift-card").first).to_be_visible()
+    expect(widget.get_by_test_id("filters")).to_be_visible()
+    widget.get_by_test_id("back").click()
+    expect(
+        widget.locator("[data-gg-state=suggestions][data-gg-tool=user_navigated_to_step]")
+    ).to_be_visible()
+    assert widget.get_by_test_id("gift-card").count() >= ideas
