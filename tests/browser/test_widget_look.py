@@ -262,3 +262,49 @@ def test_form_fields_take_the_height_they_need(look_page: Page, width: int):
     expect(page.get_by_test_id("checkout-form")).to_be_visible()
     assert page.evaluate(FIELD_GAPS) == []
     shot(page, f"fields-{width}-checkout")
+
+
+# Words of the order summary split across two lines ("Springfiel|d"): a word's range has more
+# than one line box.
+SPLIT_WORDS = """() => {
+  const split = [];
+  for (const dd of document.querySelectorAll('#gg-root dd')) {
+    const walker = document.createTreeWalker(dd, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+        if (lines.size > 1) split.push(m[0]);
+      }
+    }
+  }
+  return split;
+}"""
+
+
+@pytest.mark.parametrize("width", [360, 760])
+def test_the_order_summary_keeps_words_whole_and_stacks_the_picture_when_narrow(
+    look_page: Page, width: int
+):
+    page = look_page
+    page.set_viewport_size({"width": width, "height": 900})
+    log_in(page, "demo", "demo", "/widget/")
+    page.get_by_test_id("start").click()
+    page.get_by_test_id("brief-form").locator("input[name=interests]").fill("coffee")
+    page.get_by_test_id("suggest-gifts").click()
+    page.get_by_test_id("select-gift").first.click()
+    page.get_by_test_id("go-to-checkout").click()
+    page.get_by_test_id("prepare-order").click()
+    summary = page.get_by_test_id("order-summary")
+    expect(summary).to_contain_text("Springfield")
+    check_state(page, f"summary-{width}")
+    assert page.evaluate(SPLIT_WORDS) == []
+    picture = page.locator(".gg-order .gg-pic").bounding_box()
+    box = summary.bounding_box()
+    assert picture and box
+    if width < 480:  # stacked: the summary has the whole width below the picture
+        assert picture["y"] + picture["height"] <= box["y"] + 1
+    else:  # side by side
+        assert picture["x"] + picture["width"] <= box["x"] + 1
