@@ -547,7 +547,7 @@ def fake_fragments(monkeypatch, render) -> None:
 def test_the_rendered_fragment_goes_in_meta_only(live_url, monkeypatch):
     calls = []
 
-    def render(*, tool, outcome, locale, origin=None):
+    def render(*, tool, outcome, locale, origin=None, hosted=True):
         calls.append((tool, outcome.ok, locale))
         return f"<section data-tool='{tool}'>fragment</section>"
 
@@ -561,7 +561,7 @@ def test_the_rendered_fragment_goes_in_meta_only(live_url, monkeypatch):
 
 @LIVE
 def test_a_broken_fragment_renderer_does_not_hide_the_tools_outcome(live_url, monkeypatch):
-    def render(*, tool, outcome, locale, origin=None):
+    def render(*, tool, outcome, locale, origin=None, hosted=True):
         raise RuntimeError("template blew up at /srv/templates/x.html")
 
     fake_fragments(monkeypatch, render)

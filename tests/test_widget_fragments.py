@@ -475,6 +475,21 @@ def test_commit_outcomes_are_statuses_with_a_next_action(status, testid):
         assert args_of(html, "check-again") == {"order_id": ORDER}
 
 
+def test_a_completed_order_offers_chat_follow_ups_only_where_there_is_a_host():
+    body = {"workflow_id": WORKFLOW, "order_id": ORDER, "status": "completed", "amount": "34.50",
+            "currency": "USD"}  # fmt: skip
+    outcome = ok("commit_order", body)
+    hosted = render_fragment(tool="commit_order", outcome=outcome, locale="en")
+    page = render_fragment(tool="commit_order", outcome=outcome, locale="en", hosted=False)
+    assert 'data-testid="follow-up"' in hosted and "Write a card message" in hosted
+    assert "data-gg-follow-up" not in page and "Write a card message" not in page
+    for html in (hosted, page):  # a tool too: on the standalone page it starts a new search
+        start = re.search(r'<button[^>]*data-testid="start-over"[^>]*>([^<]*)<', html)
+        assert start.group(1) == "Find another gift"
+        assert 'data-gg-tool="start_gift_workflow"' in start.group(0)
+        assert 'data-gg-followup="Let' in start.group(0)  # in a host: asks the model
+
+
 def test_a_failed_order_shows_its_banner_and_another_payment_method():
     body = {
         "order_id": ORDER, "workflow_id": WORKFLOW, "status": "failed", "amount": "34.50", "currency": "USD",

@@ -19,10 +19,12 @@ from widget.locale import html_lang, locale_or_default
 log = get_logger("widget.fragments")
 
 
-def fragment_or_none(*, outcome: ToolOutcome, locale: str, origin: str | None = None) -> str | None:
+def fragment_or_none(
+    *, outcome: ToolOutcome, locale: str, origin: str | None = None, hosted: bool = True
+) -> str | None:
     try:
         return fragments.render_fragment(
-            tool=outcome.tool, outcome=outcome, locale=locale, origin=origin
+            tool=outcome.tool, outcome=outcome, locale=locale, origin=origin, hosted=hosted
         )
     except Exception:
         log.exception(

@@ -93,9 +93,13 @@ _picture_origin: ContextVar[str] = ContextVar("picture_origin", default="")
 
 
 def render_fragment(
-    *, tool: str, outcome: ToolOutcome, locale: str, origin: str | None = None
+    *, tool: str, outcome: ToolOutcome, locale: str, origin: str | None = None, hosted: bool = True
 ) -> str:
-    """The HTML fragment showing `outcome` of `tool`, in `locale` (any BCP 47 tag)."""
+    """The HTML fragment showing `outcome` of `tool`, in `locale` (any BCP 47 tag).
+
+    `hosted`: the fragment is for a host with a chat (MCP, the preview); False for the
+    standalone page's htmx endpoint, where buttons that only send a message into the chat
+    would do nothing."""
     language = locale_or_default(locale)
     picture_origin = origin or settings.WIDGET_IMAGE_BASE_URL
     token = _picture_origin.set(picture_origin)
@@ -107,7 +111,7 @@ def render_fragment(
                     (tool, picture_origin, inputs),
                     lambda view_id: _draw(*build(), tool=tool, language=language, view_id=view_id),
                 )
-            template, context = _view(tool, outcome)
+            template, context = _view(tool, outcome, hosted=hosted)
             return render_view(template, context, tool=tool, language=language)
     finally:
         _picture_origin.reset(token)
@@ -174,7 +178,7 @@ def _view_inputs(tool: str, outcome: ToolOutcome) -> tuple[Any, Callable[[], Vie
     return None
 
 
-def _view(tool: str, outcome: ToolOutcome) -> View:
+def _view(tool: str, outcome: ToolOutcome, *, hosted: bool = True) -> View:
     body = outcome.body
     if not outcome.ok:
         return "error", error_context(tool, outcome.error or {})
@@ -189,7 +193,7 @@ def _view(tool: str, outcome: ToolOutcome) -> View:
     if tool == "prepare_order":
         return "summary", summary_context(body, outcome.meta)
     if tool in {"commit_order", "get_order", "cancel_order"}:
-        return "status", status_context(body)
+        return "status", status_context(body, hosted=hosted)
     return "done", {"heading": _("Done.")}
 
 
@@ -746,7 +750,7 @@ STATUS_TEXT = {
 }
 
 
-def status_context(body: dict[str, Any]) -> dict[str, Any]:
+def status_context(body: dict[str, Any], *, hosted: bool = True) -> dict[str, Any]:
     status = body.get("status") or "processing"
     heading, text = STATUS_TEXT.get(status, STATUS_TEXT["processing"])()
     order_id = body.get("order_id")
@@ -770,8 +774,11 @@ def status_context(body: dict[str, Any]) -> dict[str, Any]:
         actions.append(_checkout_action(workflow_id, _("Choose another payment method")))
     elif status == "draft":
         actions.append(_checkout_action(workflow_id, _("Review the order")))
-    elif status == "cancelled":
+    elif status in {"cancelled", "completed"}:
+        # A tool as well as a message: without a chat (the standalone page) it starts a search.
         actions.append(_start_over())
+        if status == "completed" and not hosted:
+            actions[-1].style = "primary"
     refunded = body.get("refunded_amount")
     gift = body.get("gift") or {}
     ordered = (selectors.order_gift(order_id) if order_id else None) or {}
@@ -783,12 +790,12 @@ def status_context(body: dict[str, Any]) -> dict[str, Any]:
         "banner": banner,
         "gift_name": gift.get("name") or ordered.get("name") or "",
         "picture": picture(ordered) if status == "completed" else None,
-        # Next steps the host sends into the chat as the person's own message (contract (b)).
+        # Next steps the host sends into the chat as the person's own message (contract (b));
+        # only a host has a chat to send them to.
         "follow_ups": [
             (_("Write a card message"), _("Help me write a short card message for this gift.")),
-            (_("Find another gift"), _("Let's look for another gift.")),
         ]
-        if status == "completed"
+        if status == "completed" and hosted
         else [],
         "amount": money(body.get("amount"), body.get("currency", "")) if body.get("amount") else "",
         "refunded": money(refunded, body.get("currency", ""))

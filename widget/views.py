@@ -132,9 +132,11 @@ def widget_action(request: HttpRequest, tool: str) -> HttpResponse:
         )
     # Pictures on this app load from the origin the page itself came from.
     origin = f"{request.scheme}://{request.get_host()}"
-    html = fragment_or_none(outcome=outcome, locale=locale, origin=origin) or unshown_notice(
-        outcome=outcome, locale=locale
-    )
+    # This endpoint serves htmx, which only the standalone page runs (a host's widget resource
+    # carries no htmx and calls tools through the host): there is no chat here.
+    html = fragment_or_none(
+        outcome=outcome, locale=locale, origin=origin, hosted=False
+    ) or unshown_notice(outcome=outcome, locale=locale)
     response = HttpResponse(html)
     response["X-GG-Fragment"] = CONTRACT
     response["X-GG-Tool-Status"] = str(outcome.http_status)

@@ -45,6 +45,13 @@ def test_the_standalone_widget_runs_the_purchase_over_htmx(page: Page):
     order = Order.objects.get(status="completed", owner__username="demo")
     assert Payment.objects.filter(order=order).count() == 1
 
+    # No chat here: no button that would only send a message into one; "Find another gift"
+    # starts a new search itself.
+    expect(page.get_by_test_id("follow-up")).to_have_count(0)
+    page.get_by_test_id("start-over").click()
+    expect(page.get_by_test_id("brief-form")).to_be_visible()
+    assert actions[-1] == "start_gift_workflow"
+
 
 def test_the_standalone_widget_recovers_from_a_declined_card_in_ukrainian(page: Page):
     log_in(page, "demo", "demo", "/widget/?locale=uk")

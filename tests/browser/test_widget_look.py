@@ -159,9 +159,11 @@ def test_every_state_looks_right(look_page: Page, locale: str, width: int):
     expect(page.get_by_test_id("order-status")).to_have_attribute("data-status", "completed")
     check_state(page, f"{tag}-10-completed")
     assert page.locator("#gg-root img").count() == 1
-    follow_ups = page.get_by_test_id("follow-up")
-    expect(follow_ups).to_have_count(2)
-    assert all(m for m in follow_ups.evaluate_all("bs => bs.map(b => b.dataset.ggFollowUp)"))
+    # The standalone page has no chat: no follow-up messages, a new search instead.
+    expect(page.get_by_test_id("follow-up")).to_have_count(0)
+    expect(page.get_by_test_id("start-over")).to_have_attribute(
+        "data-gg-tool", "start_gift_workflow"
+    )
 
     assert page.evaluate("window.__ggCls") < 0.05
     print(f"screenshots: {SCREENSHOTS}")
