@@ -31,6 +31,7 @@
     stage: document.getElementById("qa-stage"),
     placeholder: document.getElementById("qa-placeholder"),
     state: document.getElementById("qa-widget-state"),
+    exitFullscreen: document.getElementById("qa-exit-fullscreen"),
   };
 
   // ------------------------------------------------------------------ host globals
@@ -232,7 +233,10 @@
         return Promise.resolve();
       },
       requestDisplayMode: function (request) {
-        return Promise.resolve({ mode: (request && request.mode) || "inline" });
+        // As ChatGPT does: the host itself goes full screen (or back) and says so in its globals.
+        var mode = request && request.mode === "fullscreen" ? "fullscreen" : "inline";
+        hostSetsDisplayMode(mode);
+        return Promise.resolve({ mode: mode });
       },
       notifyIntrinsicHeight: function () {},
       openExternal: function () {},
@@ -390,6 +394,15 @@
     if (el.placeholder) el.placeholder.hidden = true;
     el.stage.appendChild(next);
     frame = next;
+    next.addEventListener("load", function () {
+      // Esc while the widget has focus reaches the frame's document, not this one; a host's
+      // chrome sees it either way (the preview's frame is same-origin, so it can listen there).
+      try {
+        next.contentWindow.addEventListener("keydown", function (evt) { escapeLeavesFullscreen(evt); });
+      } catch (e) {
+        /* not reachable: the bar's button still works */
+      }
+    });
   }
 
   // ------------------------------------------------------------------ the QA panel (the "model")
@@ -444,10 +457,18 @@
     applyPanelTheme(el.theme.value);
     setGlobals({ theme: el.theme.value });
   });
-  el.displayMode.addEventListener("change", function () {
-    setDisplayMode(el.displayMode.value);
-    setGlobals({ displayMode: el.displayMode.value });
-  });
+  // The host changes the display mode and tells the app (host-context-changed / set_globals).
+  function hostSetsDisplayMode(mode) {
+    setDisplayMode(mode);
+    setGlobals({ displayMode: mode });
+  }
+  el.displayMode.addEventListener("change", function () { hostSetsDisplayMode(el.displayMode.value); });
+  // Full screen covers the panel: the host's own bar and Esc lead back inline.
+  el.exitFullscreen.addEventListener("click", function () { hostSetsDisplayMode("inline"); });
+  function escapeLeavesFullscreen(evt) {
+    if (evt.key === "Escape" && globals.displayMode === "fullscreen") hostSetsDisplayMode("inline");
+  }
+  document.addEventListener("keydown", escapeLeavesFullscreen);
   el.fault.addEventListener("change", function () {
     logNote("Fault for this preview session: " + (faultPlan() || "none"));
   });

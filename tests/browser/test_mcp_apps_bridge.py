@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from tests.browser.conftest import BROWSER_DB, widget_frame, widget_frame_handle
+from tests.browser.conftest import BROWSER_DB, screenshot, widget_frame, widget_frame_handle
 from tests.browser.flows import mcp_calls, start_in_preview
 
 pytestmark = [pytest.mark.browser, BROWSER_DB]
@@ -305,3 +305,30 @@ def test_a_late_answer_to_a_call_given_up_on_leaves_the_retry_in_charge(
     expect(gg_root).to_have_attribute("aria-busy", "false")
     args = [json.loads(r.request.post_data or "{}")["params"]["arguments"] for r in held]
     assert args[0] == args[1]  # the retry was the same action, idempotency key included
+
+
+@pytest.mark.parametrize("dialect", ["mcp-apps", "openai"])
+def test_qa_can_leave_full_screen_by_the_hosts_bar_or_escape(staff_page: Page, dialect: str):
+    page = staff_page
+    start_in_preview(page, f"?dialect={dialect}")
+    widget = widget_frame(page)
+    root = widget.locator("html")
+    exit_button = page.get_by_test_id("qa-exit-fullscreen")
+    expect(exit_button).to_be_hidden()  # inline: nothing to leave
+
+    widget.get_by_test_id("see-all").click()
+    expect(root).to_have_attribute("data-display-mode", "fullscreen")
+    expect(exit_button).to_be_visible()
+    screenshot(page, f"preview-fullscreen-exit-bar-{dialect}")
+    exit_button.click()  # above the frame, not covered by it
+    expect(root).to_have_attribute("data-display-mode", "inline")
+    expect(page.get_by_test_id("qa-display-mode")).to_have_value("inline")
+    expect(exit_button).to_be_hidden()
+    page.get_by_test_id("qa-display-mode").click()  # the host controls are reachable again
+
+    widget.get_by_test_id("see-all").click()
+    expect(root).to_have_attribute("data-display-mode", "fullscreen")
+    widget.get_by_test_id("filter-category").locator("select").focus()  # focus in the widget
+    page.keyboard.press("Escape")
+    expect(root).to_have_attribute("data-display-mode", "inline")
+    expect(page.get_by_test_id("qa-display-mode")).to_have_value("inline")
