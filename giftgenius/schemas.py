@@ -239,8 +239,19 @@ class SearchProductsInput(ToolInput):
         return self
 
 
+class SearchSuggestion(BaseModel):
+    change: Literal["drop_category", "raise_max_price", "other_words"]
+    field: str
+    value: str | int | None
+    matches: int = Field(description="How many products this change would find.")
+    message: str
+
+
 class SearchProductsOutput(ToolOutput):
     products: list[Product]
+    # Only for an empty result (SPEC §5: nothing found is not an error): why, and what would help.
+    no_results_reason: str | None = None
+    suggestions: list[SearchSuggestion] = Field(default_factory=list)
     # Set only for a search made within a workflow (which the search moved to `ideas`).
     workflow_id: UUID | None = None
     current_step: StepId | None = None

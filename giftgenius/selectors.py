@@ -208,6 +208,59 @@ def explain_no_results(candidates: list[CatalogItem], brief: Brief) -> EmptyResu
     return EmptyResultAdvice(reason=reason, suggestions=suggestions)
 
 
+def explain_empty_search(
+    *,
+    query: str,
+    category: str | None,
+    max_price: Decimal | None,
+    without_category: list[CatalogItem],
+    without_max_price: list[CatalogItem],
+) -> EmptyResultAdvice:
+    """Why a search found nothing, and which of its filters to drop or widen: `without_category`
+    and `without_max_price` are what the same search finds with that one filter left out."""
+    suggestions: list[dict] = []
+    if category and without_category:
+        suggestions.append(
+            {
+                "change": "drop_category",
+                "field": "category",
+                "value": None,
+                "matches": len(without_category),
+                "message": f"leave out category to get {len(without_category)} matches",
+            }
+        )
+    if max_price is not None and without_max_price:
+        target = min(i.price for i in without_max_price).to_integral_value(rounding="ROUND_CEILING")
+        found = sum(1 for i in without_max_price if i.price <= target)
+        suggestions.append(
+            {
+                "change": "raise_max_price",
+                "field": "max_price",
+                "value": int(target),
+                "matches": found,
+                "message": f"raise max_price to {target} to get {found} matches",
+            }
+        )
+    if not suggestions:
+        suggestions.append(
+            {
+                "change": "other_words",
+                "field": "query",
+                "value": None,
+                "matches": 0,
+                "message": "no product mentions these words: try other or fewer words",
+            }
+        )
+    within = "".join(
+        [
+            f" in category {category}" if category else "",
+            f" at or under {max_price}" if max_price is not None else "",
+        ]
+    )
+    reason = f"No active product mentions the words '{query}'{within}."
+    return EmptyResultAdvice(reason=reason, suggestions=suggestions)
+
+
 def _popular_tags(items: list[CatalogItem], *, exclude: set[str], top: int = 3) -> list[str]:
     counts: dict[str, int] = {}
     for item in items:

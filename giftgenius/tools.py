@@ -23,6 +23,7 @@ from giftgenius.schemas import (
     Product,
     SearchProductsInput,
     SearchProductsOutput,
+    SearchSuggestion,
     SelectGiftInput,
     SelectGiftOutput,
     StartWorkflowInput,
@@ -31,7 +32,7 @@ from giftgenius.schemas import (
     Suggestion,
     WorkflowState,
 )
-from giftgenius.selectors import Brief, explain_no_results, rank_gifts
+from giftgenius.selectors import Brief, explain_empty_search, explain_no_results, rank_gifts
 
 
 def workflow_state(workflow: WorkflowContext) -> WorkflowState:
@@ -107,6 +108,26 @@ def search_products(context: ToolContext, args: SearchProductsInput) -> ToolResu
         query=args.query, category=args.category, max_price=args.max_price, limit=args.limit
     )
     output = SearchProductsOutput(products=[Product(**i.fields()) for i in items])
+    if not items:
+        # Only an empty result pays for the relaxed searches (one per filter given), to say which
+        # filter to drop or widen (SPEC §5: nothing found is not an error).
+        advice = explain_empty_search(
+            query=args.query,
+            category=args.category,
+            max_price=args.max_price,
+            without_category=catalog.search(
+                query=args.query, category=None, max_price=args.max_price, limit=50
+            )
+            if args.category
+            else [],
+            without_max_price=catalog.search(
+                query=args.query, category=args.category, max_price=None, limit=50
+            )
+            if args.max_price is not None
+            else [],
+        )
+        output.no_results_reason = advice.reason
+        output.suggestions = [SearchSuggestion(**s) for s in advice.suggestions]
     if context.workflow is not None:
         workflow = services.record_search_results(
             workflow=context.workflow, product_ids=[i.product_id for i in items if i.in_stock]
@@ -215,8 +236,9 @@ register(
             "Full-text search of the gift catalog by words, optionally within a category and under a "
             "maximum price. Use it when the person names a product. Pass workflow_id to buy one of the "
             "results: the workflow moves to step 'ideas' (as after suggest_gifts) and its in-stock "
-            "results become selectable with select_gift. Use suggest_gifts instead when you have a "
-            "brief (interests and budget)."
+            "results become selectable with select_gift. An empty list is not an error: read "
+            "no_results_reason and offer the concrete `suggestions` (e.g. without the category). Use "
+            "suggest_gifts instead when you have a brief (interests and budget)."
         ),
         input_model=SearchProductsInput,
         output_model=SearchProductsOutput,

@@ -98,6 +98,31 @@ def test_search_products_finds_by_words_and_respects_filters(api):
     assert all(Product.objects.get(pk=p["product_id"]).active for p in products)
 
 
+def test_a_search_without_hits_says_why_and_what_would_help(api):
+    # SPEC §5: nothing found is not an error; it carries a reason and concrete suggestions.
+    in_pets = api.call("search_products", {"query": "coffee", "category": "pets"})
+    assert in_pets.status == 200 and in_pets.body["ok"] is True and in_pets.body["products"] == []
+    assert "coffee" in in_pets.body["no_results_reason"]
+    (drop,) = in_pets.body["suggestions"]
+    assert drop["change"] == "drop_category" and drop["field"] == "category" and drop["matches"] > 0
+
+    cheap = api.call("search_products", {"query": "coffee", "max_price": 1}).body
+    assert cheap["products"] == [] and cheap["no_results_reason"]
+    (raise_price,) = cheap["suggestions"]
+    assert raise_price["change"] == "raise_max_price" and raise_price["matches"] > 0
+    following = api.call(
+        "search_products", {"query": "coffee", "max_price": raise_price["value"], "limit": 50}
+    ).body
+    assert len(following["products"]) == raise_price["matches"]
+
+    nowhere = api.call("search_products", {"query": "zzqqxx wwvv"}).body
+    assert nowhere["products"] == [] and nowhere["no_results_reason"]
+    assert [s["change"] for s in nowhere["suggestions"]] == ["other_words"]
+
+    found = api.call("search_products", {"query": "coffee"}).body
+    assert found["products"] and found["no_results_reason"] is None and found["suggestions"] == []
+
+
 def test_search_with_workflow_makes_results_selectable(api):
     workflow_id = start(api)
     found = api.call("search_products", {"query": "espresso cups", "workflow_id": workflow_id}).body
