@@ -156,8 +156,10 @@ class SuggestGiftsInput(ToolInput):
         description="Highest price, e.g. 60 (at most 2 decimal places).",
     )
     currency: Currency = Field(description="ISO 4217 code of the budget.")
-    age: Integer | None = Field(
-        default=None, ge=0, le=120, description="The recipient's age in years."
+    # The bounds before the validator: given on the Optional (or after it), pydantic writes
+    # `ge`/`le` into the JSON schema, words no validator (or model) knows.
+    age: Annotated[int, Field(ge=0, le=120), BeforeValidator(_not_true_or_false)] | None = Field(
+        default=None, description="The recipient's age in years."
     )
     limit: Integer = Field(default=5, ge=1, le=20, description="How many gifts to return.")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import uuid
 
 import httpx2
 import pytest
@@ -93,6 +94,38 @@ def test_every_registry_tool_is_listed_once_with_its_full_contract(live_url):
         schema = wire["outputSchema"]
         Draft202012Validator.check_schema(schema)
         assert schema["type"] == "object"
+
+
+# pydantic's constraint names, which it writes into a schema where it cannot place them (an
+# Optional with a validator): no JSON Schema validator, and no model, knows these words.
+NOT_JSON_SCHEMA = {"ge", "gt", "le", "lt", "multiple_of", "decimal_places", "max_digits"}
+SUBSCHEMA_MAPS = {"properties", "$defs", "patternProperties"}
+SUBSCHEMA_LISTS = {"anyOf", "allOf", "oneOf", "prefixItems"}
+
+
+def schema_words(schema: dict) -> set[str]:
+    words = set(schema)
+    for key, value in schema.items():
+        if key in SUBSCHEMA_MAPS:
+            for sub in value.values():
+                words |= schema_words(sub)
+        elif key in SUBSCHEMA_LISTS:
+            for sub in value:
+                words |= schema_words(sub)
+        elif isinstance(value, dict) and key not in {"default", "const", "examples"}:
+            words |= schema_words(value)
+    return words
+
+
+@LIVE
+def test_every_tool_schema_states_its_bounds_in_json_schema_words(live_url):
+    for tool in McpTestClient(live_url).list_tools():
+        for schema in (tool.input_schema, tool.output_schema):
+            assert not schema_words(schema) & NOT_JSON_SCHEMA, tool.name
+    suggest = next(t for t in McpTestClient(live_url).list_tools() if t.name == "suggest_gifts")
+    validator = Draft202012Validator(suggest.input_schema)
+    assert not validator.is_valid({**BRIEF, "workflow_id": str(uuid.uuid4()), "age": 150})
+    assert validator.is_valid({**BRIEF, "workflow_id": str(uuid.uuid4()), "age": 120})
 
 
 @LIVE
