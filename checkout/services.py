@@ -214,11 +214,11 @@ def _checkout_failure(code: str, order: Order) -> ToolError:
     return ToolError(
         code,
         f"The payment service {what}; it confirmed nothing was charged, and the order was rolled back. "
-        "Retrying commit_order with exactly the same arguments (same idempotency_key) tries the payment "
-        "again; or ask the person to choose another payment method.",
+        'The person can press "Try again" in the widget (the same order, never charged twice), or '
+        "choose another payment method.",
         details=details,
         next_actions=[
-            "commit_order (same arguments)",
+            'ask the person to press "Try again" in the widget',
             "prepare_order with another payment_method_id",
         ],
     )

@@ -138,11 +138,14 @@ def get_tool(name: str) -> ToolSpec:
 
 
 def tools_allowed_in(step: str) -> list[str]:
-    """Workflow tools the model may call while a workflow is at `step` (gating, SPEC §3)."""
+    """Workflow tools the model may call while a workflow is at `step` (gating, SPEC §3): not the
+    app-only ones, which hosts hide from the model (only the person's click calls them)."""
     return sorted(
         spec.name
         for spec in REGISTRY.values()
-        if spec.takes_workflow and (spec.allowed_steps is None or step in spec.allowed_steps)
+        if spec.takes_workflow
+        and not spec.app_only
+        and (spec.allowed_steps is None or step in spec.allowed_steps)
     )
 
 

@@ -477,6 +477,17 @@ def test_cancel_while_the_payment_is_pending_is_refused_with_why(api, settings):
     assert order_of(order_id).status == OrderStatus.PAYMENT_PENDING
 
 
+@pytest.mark.parametrize("method", ["pm_card_timeout_always", "pm_card_unavailable"])
+def test_a_payment_outage_never_tells_the_model_to_call_the_app_only_commit(api, method):
+    workflow_id = gift_selected(api, make_product())
+    order_id, token = prepared(api, workflow_id, method)
+    error = commit(api, workflow_id, order_id, token).error
+    assert error["retryable"] is True
+    told = [error["message"], *error["next_actions"]]
+    assert not [text for text in told if "commit_order" in text]
+    assert '"Try again"' in error["message"]
+
+
 def test_a_timed_out_charge_whose_lookup_is_refused_stays_pending_with_its_stock(api, monkeypatch):
     def refuse(self, *, idempotency_key):
         raise ProviderRejected("401: this API key cannot read charges")
