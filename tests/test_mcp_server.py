@@ -83,10 +83,10 @@ def test_every_registry_tool_is_listed_once_with_its_full_contract(live_url):
         assert wire["annotations"] == spec.annotations.as_mcp()
         meta = wire["_meta"]
         assert set(meta) >= TOOL_META_KEYS
-        expected_ui = {"resourceUri": WIDGET_URI}
-        if spec.app_only:
-            expected_ui["visibility"] = ["app"]
-        assert meta["ui"] == expected_ui
+        callers = (
+            ["app"] if spec.app_only else ["model", "app"][: 2 if spec.widget_accessible else 1]
+        )
+        assert meta["ui"] == {"resourceUri": WIDGET_URI, "visibility": callers}
         assert meta["openai/outputTemplate"] == WIDGET_URI
         assert meta["openai/widgetAccessible"] is spec.widget_accessible
         assert meta["openai/toolInvocation/invoking"] == spec.invoking
@@ -151,11 +151,20 @@ def test_commit_order_is_app_only_and_every_other_tool_is_offered_to_the_model(l
     tools = {t.name: dump(t) for t in McpTestClient(live_url).list_tools()}
     # MCP Apps: ["app"] means the host never offers the tool to the model, only to the widget.
     assert tools["commit_order"]["_meta"]["ui"]["visibility"] == ["app"]
-    # ChatGPT's older key still lets the widget call it (and the confirmation token stays).
+    # The Apps SDK's keys say the same: hidden from the model, callable from the widget.
+    assert tools["commit_order"]["_meta"]["openai/visibility"] == "private"
     assert tools["commit_order"]["_meta"]["openai/widgetAccessible"] is True
     assert "confirmation_token" in tools["commit_order"]["inputSchema"]["properties"]
-    model_visible = [n for n, t in tools.items() if "visibility" not in t["_meta"]["ui"]]
+    for name, tool in tools.items():
+        meta = tool["_meta"]
+        callers = set(meta["ui"]["visibility"])
+        # Both vocabularies agree on who may call each tool.
+        assert ("model" in callers) is (meta.get("openai/visibility", "public") == "public"), name
+        assert ("app" in callers) is meta["openai/widgetAccessible"], name
+    model_visible = [n for n, t in tools.items() if "model" in t["_meta"]["ui"]["visibility"]]
     assert sorted(model_visible) == sorted(set(tools) - {"commit_order"})
+    # The widget never starts a search itself in a host (it asks the model to).
+    assert tools["start_gift_workflow"]["_meta"]["ui"]["visibility"] == ["model"]
 
 
 @LIVE

@@ -88,12 +88,17 @@ def output_schema(spec: ToolSpec) -> dict[str, Any]:
     return schema
 
 
-def tool_meta(spec: ToolSpec) -> dict[str, Any]:
-    ui: dict[str, Any] = {"resourceUri": WIDGET_URI}
+def visibility(spec: ToolSpec) -> list[str]:
+    """Who may call the tool (MCP Apps): the widget only for what the person's click alone may
+    do, the model only for what the widget never calls (it asks the model instead)."""
     if spec.app_only:
-        ui["visibility"] = ["app"]
-    return {
-        "ui": ui,
+        return ["app"]
+    return ["model", "app"] if spec.widget_accessible else ["model"]
+
+
+def tool_meta(spec: ToolSpec) -> dict[str, Any]:
+    meta: dict[str, Any] = {
+        "ui": {"resourceUri": WIDGET_URI, "visibility": visibility(spec)},
         "openai/outputTemplate": WIDGET_URI,
         "openai/widgetAccessible": spec.widget_accessible,
         "openai/toolInvocation/invoking": spec.invoking,
@@ -101,6 +106,9 @@ def tool_meta(spec: ToolSpec) -> dict[str, Any]:
         # The Apps SDK reads a tool's auth needs here: sign-in (OAuth) with the tool's scope.
         "securitySchemes": [{"type": "oauth2", "scopes": [spec.scope]}],
     }
+    if spec.app_only:
+        meta["openai/visibility"] = "private"  # the Apps SDK's own "hidden from the model"
+    return meta
 
 
 @cache
