@@ -698,3 +698,18 @@ def test_host_meta_that_is_not_unicode_is_treated_as_absent(live_url, user):
     assert response.json()["result"]["isError"] is False
     row = ToolCallLog.objects.get()  # recorded, without the subject
     assert (row.tool, row.status, row.host_subject) == ("start_gift_workflow", "success", "")
+
+
+def test_the_models_line_of_text_says_what_the_result_says():
+    def line(tool: str, body: dict) -> str:
+        return mcp_server.summarize(ToolOutcome(tool, {"ok": True, **body}, {}, 200, "c"))
+
+    pending = {"order_id": "o-1", "status": "payment_pending", "message": "It is processing."}
+    assert line("commit_order", pending) == "It is processing. Order o-1 is payment_pending."
+    assert "processed" not in line("commit_order", pending)
+    empty = {"products": [], "no_results_reason": "No active product mentions 'zzz'."}
+    assert line("search_products", empty) == "No products found. No active product mentions 'zzz'."
+    assert line("search_products", {"products": [{}, {}]}) == "2 products found."
+    assert line("get_workflow", {"current_step": "ideas"}) == (
+        "Gift search checked. Current step: ideas."
+    )

@@ -274,9 +274,13 @@ def summarize(outcome: ToolOutcome) -> str:
         return f"{count} gift idea{'s' if count != 1 else ''} found."
     if isinstance(body.get("products"), list):
         count = len(body["products"])
+        if count == 0:
+            return f"No products found. {body.get('no_results_reason') or ''}".strip()
         return f"{count} product{'s' if count != 1 else ''} found."
     spec = REGISTRY.get(outcome.tool)
-    parts = [f"{spec.invoked}." if spec else "Done."]
+    # A result's own message says what happened (a pending payment is not "processed"); the
+    # tool's fixed "invoked" text only when it has none.
+    parts = [body["message"] if body.get("message") else f"{spec.invoked}." if spec else "Done."]
     if body.get("order_id") and body.get("status"):
         parts.append(f"Order {body['order_id']} is {body['status']}.")
     if body.get("current_step"):
