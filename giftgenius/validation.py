@@ -142,7 +142,9 @@ def reshape(model: type[BaseModel], exc: ValidationError) -> ToolError:
     if first["type"] == "missing":
         message = f"Field '{field}' is required: {expected}."
     else:
-        message = f"Field '{field}' is invalid ({first['msg']}); expected {expected}."
+        # pydantic's own text lists every allowed value too: ~3 KB for a country code.
+        why = "not an allowed value" if _too_many_to_list(allowed) else first["msg"]
+        message = f"Field '{field}' is invalid ({why}); expected {expected}."
     return ToolError(
         "VALIDATION_ERROR",
         message,
@@ -164,9 +166,20 @@ def _allowed_values(schema: dict[str, Any] | None) -> list[Any] | None:
     return None
 
 
+# An error's message and `expected` name at most this many allowed values; `allowed_values`
+# always carries them all.
+MAX_LISTED_VALUES = 20
+
+
+def _too_many_to_list(allowed: list[Any] | None) -> bool:
+    return allowed is not None and len(allowed) > MAX_LISTED_VALUES
+
+
 def describe(schema: dict[str, Any]) -> str:
     """A short human description of a JSON-schema field: type and constraints."""
     allowed = _allowed_values(schema)
+    if _too_many_to_list(allowed):
+        return f"one of the {len(allowed)} values in allowed_values, e.g. {allowed[0]!r}"
     if allowed:
         return "one of " + ", ".join(repr(v) for v in allowed)
     kind = schema.get("type", "value")

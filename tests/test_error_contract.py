@@ -144,6 +144,23 @@ def test_a_product_id_of_true_is_not_product_1(api):
     assert "not true or false" in error["message"]
 
 
+def test_a_long_list_of_allowed_values_is_carried_once_not_spelled_out_in_the_message(api):
+    shipping = {"name": "A", "line1": "1 Main St", "city": "X", "postal_code": "12345"}
+    error = api.call(
+        "prepare_order",
+        {
+            "workflow_id": start(api),
+            "payment_method_id": "pm_card_visa",
+            "shipping": {**shipping, "country": "XX"},
+            "idempotency_key": "key-12345678",
+        },
+    ).error
+    assert error["field"] == "shipping.country"
+    assert len(error["allowed_values"]) > 200 and "US" in error["allowed_values"]
+    assert len(error["message"]) < 300, error["message"]
+    assert error["expected"].startswith(f"one of the {len(error['allowed_values'])} values")
+
+
 def test_invalid_workflow_id_format(api):
     error = api.call("get_workflow", {"workflow_id": "not-a-uuid"}).error
     assert error["field"] == "workflow_id"
