@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from giftgenius import workflow as steps
@@ -209,3 +210,32 @@ def navigate_back(*, workflow: WorkflowContext, step_id: str) -> Navigation:
         ]
         locked.save()
     return Navigation(locked, invalidated)
+
+
+class StockAdjustmentRefused(Exception):
+    """Removing that many units would take stock below zero (what is left to reserve)."""
+
+    def __init__(self, *, available: int, change: int) -> None:
+        super().__init__(f"only {available} unit(s) available, cannot remove {-change}")
+        self.available = available
+        self.change = change
+
+
+def adjust_stock(*, product_id: int, change: int) -> int:
+    """Add (change > 0) or remove (change < 0) units of a product's stock; returns the new stock.
+
+    `Product.stock` is what is left to reserve: a hold takes its units out of it with one
+    conditional UPDATE (checkout.saga.reserve_items) and a release adds them back. So staff
+    never write a number they read earlier (that would undo every hold taken or released since):
+    the change is applied to the row as it is now, `stock = stock + change`, in one UPDATE that
+    matches only while at least the removed units are available, so units held by live
+    reservations are never taken back. Raises StockAdjustmentRefused otherwise.
+    """
+    with transaction.atomic():
+        changed = Product.objects.filter(pk=product_id, stock__gte=max(0, -change)).update(
+            stock=F("stock") + change
+        )
+        stock = Product.objects.values_list("stock", flat=True).get(pk=product_id)
+    if not changed:
+        raise StockAdjustmentRefused(available=stock, change=change)
+    return stock

@@ -3,6 +3,7 @@ append-only, and rollbacks (action and button) go through a reasoned, permission
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 import types
@@ -15,6 +16,7 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.contrib.messages import get_messages
+from django.db.models import F
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
@@ -26,8 +28,10 @@ from checkout.models import (
     RollbackAuditEntry,
     SagaStep,
 )
-from giftgenius.models import ApiToken, ToolCallLog, WorkflowContext
+from giftgenius.models import ApiToken, Product, ToolCallLog, WorkflowContext
 from giftgenius.principals import issue_api_token
+from giftgenius.services import StockAdjustmentRefused, adjust_stock
+from tests.fixtures import make_product
 
 pytestmark = pytest.mark.django_db(databases=["default", "payment_ledger"])
 
@@ -412,3 +416,121 @@ def test_confirmation_page_has_no_inline_script_or_style(operator, user, fake_co
     html = client_for(operator).get(ROLLBACK_URL, {"ids": str(order.pk)}).content.decode()
     assert not re.search(r"\sstyle=", html) and "<style" not in html
     assert not re.search(r"<script(?![^>]*\ssrc=)", html)
+
+
+# --- product stock: never overwritten by a form, changed by adding or removing units ----------
+
+
+def product_form(product, **changes) -> dict:
+    """The product change form as a browser posts it (with the values it showed)."""
+    data = {
+        "sku": product.sku,
+        "name": product.name,
+        "description": product.description,
+        "category": product.category,
+        "tags": json.dumps(product.tags),
+        "price": str(product.price),
+        "currency": product.currency,
+        "stock": str(product.stock),
+        "active": "on",
+        "age_min": str(product.age_min),
+        "age_max": str(product.age_max),
+        "image": product.image,
+        "image_width": str(product.image_width),
+        "image_height": str(product.image_height),
+        "image_alt": product.image_alt,
+        "_save": "Save",
+    }
+    data.update(changes)
+    return data
+
+
+def product_change_url(product) -> str:
+    return reverse("admin:giftgenius_product_change", args=[product.pk])
+
+
+def test_saving_a_product_keeps_stock_reserved_meanwhile(superuser):
+    product = make_product(stock=20)
+    client = client_for(superuser)
+    assert client.get(product_change_url(product)).status_code == 200
+    form = product_form(product, price="23.99")  # the form as opened, stock 20
+    Product.objects.filter(pk=product.pk).update(stock=F("stock") - 3)  # three holds meanwhile
+
+    response = client.post(product_change_url(product), form)
+
+    assert response.status_code == 302
+    product.refresh_from_db()
+    assert (product.stock, product.price) == (17, Decimal("23.99"))
+
+
+def test_stock_change_is_added_to_the_stock_as_it_is_at_save(superuser):
+    product = make_product(stock=20)
+    form = product_form(product, stock_change="5")
+    Product.objects.filter(pk=product.pk).update(stock=F("stock") - 3)
+
+    response = client_for(superuser).post(product_change_url(product), form)
+
+    assert response.status_code == 302
+    product.refresh_from_db()
+    assert product.stock == 22
+    assert "Stock changed by +5; now 22." in messages_of(response)
+
+
+def test_removing_more_than_is_available_is_refused(superuser):
+    product = make_product(stock=2)
+
+    response = client_for(superuser).post(
+        product_change_url(product), product_form(product, stock_change="-3")
+    )
+
+    assert response.status_code == 200  # the form again, with the error
+    assert "Only 2 unit(s) are available to remove" in response.content.decode()
+    product.refresh_from_db()
+    assert product.stock == 2
+
+
+def test_adjust_stock_is_one_conditional_update():
+    product = make_product(stock=3)
+    assert adjust_stock(product_id=product.pk, change=-3) == 0
+    with pytest.raises(StockAdjustmentRefused):
+        adjust_stock(product_id=product.pk, change=-1)  # held units are never taken back
+    assert adjust_stock(product_id=product.pk, change=4) == 4
+
+
+def test_a_stale_product_instance_never_writes_stock(superuser):
+    """The admin reads the row, then saves it: a hold between the two must survive."""
+    product = make_product(stock=20)
+    model_admin = admin.site._registry[Product]
+    request = RequestFactory().post("/")
+    request.user = superuser
+    stale = Product.objects.get(pk=product.pk)
+    Product.objects.filter(pk=product.pk).update(stock=F("stock") - 1)
+    stale.name = "Renamed grinder"
+    form = model_admin.get_form(request, stale, change=True)(
+        product_form(stale, name="Renamed grinder"), instance=stale
+    )
+    assert form.is_valid(), form.errors
+
+    model_admin.save_model(request, stale, form, change=True)
+
+    product.refresh_from_db()
+    assert (product.stock, product.name) == (19, "Renamed grinder")
+
+
+def test_a_new_product_is_given_its_first_stock(superuser):
+    response = client_for(superuser).post(
+        reverse("admin:giftgenius_product_add"),
+        product_form(
+            Product(
+                sku="GG-NEW-1",
+                name="New",
+                description="d",
+                category="kitchen",
+                tags=["x"],
+                price=Decimal("9.00"),
+                stock=7,
+            )
+        ),
+    )
+    assert response.status_code == 302
+    assert Product.objects.get(sku="GG-NEW-1").stock == 7
