@@ -12,11 +12,13 @@ from functools import partial
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.db.models import Q, QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
 from django.urls import path
 
-from giftgenius import caller_cache, metrics_views, services
+from giftgenius import metrics_views, principals, services
 from giftgenius.models import ApiToken, Product, ToolCallLog, WorkflowContext
 
 
@@ -168,7 +170,10 @@ class WorkflowContextAdmin(UuidSearchMixin, ViewOnlyAdmin):
 
 @admin.register(ApiToken)
 class ApiTokenAdmin(admin.ModelAdmin):
-    """Only the prefix is ever shown; tokens are issued by `manage.py create_api_token`."""
+    """Only the prefix is ever shown; tokens are issued by `manage.py create_api_token`.
+
+    Revoking is for good: once revoked, the flag is read-only, and no save ever writes it back
+    to False (a form opened before the token was revoked elsewhere included)."""
 
     list_display = ["prefix", "user", "created_at", "expires_at", "revoked"]
     list_filter = ["revoked", "created_at"]
@@ -184,14 +189,37 @@ class ApiTokenAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         return False  # revoke instead, so the call log still names a known token owner
 
+    def get_readonly_fields(self, request: HttpRequest, obj=None):
+        if obj is not None and obj.revoked:
+            return [*self.readonly_fields, "revoked"]
+        return self.readonly_fields
+
+    def save_model(self, request: HttpRequest, obj: ApiToken, form, change: bool) -> None:
+        # `revoked` is the one editable field, and it only ever goes one way.
+        if form.cleaned_data.get("revoked"):
+            principals.revoke_api_tokens(token_ids=[obj.pk])
+        obj.refresh_from_db(fields=["revoked"])
+
     @admin.action(description="Revoke selected tokens", permissions=["change"])
-    def revoke_tokens(self, request: HttpRequest, queryset: QuerySet) -> None:
-        live = queryset.filter(revoked=False)
-        digests = list(live.values_list("digest", flat=True))
-        count = live.update(revoked=True)
-        for digest in digests:  # update() sends no signals: this process forgets them now
-            caller_cache.forget(digest=digest)
-        self.message_user(request, f"Revoked {count} token(s).", messages.SUCCESS)
+    def revoke_tokens(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
+        # Like Django's delete action: a confirmation page first, which posts back here.
+        if request.POST.get("post") == "yes":
+            count = principals.revoke_api_tokens(
+                token_ids=list(queryset.values_list("pk", flat=True))
+            )
+            self.message_user(request, f"Revoked {count} token(s).", messages.SUCCESS)
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Revoke API tokens",
+            "opts": self.model._meta,
+            "tokens": list(queryset.select_related("user").order_by("pk")),
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+            "action_name": "revoke_tokens",
+        }
+        return TemplateResponse(
+            request, "admin/giftgenius/apitoken/revoke_confirmation.html", context
+        )
 
 
 @admin.register(ToolCallLog)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -40,6 +41,16 @@ def revoke_api_token(*, token: str) -> None:
     for api_token in ApiToken.objects.filter(digest=_digest(token), revoked=False):
         api_token.revoked = True
         api_token.save(update_fields=["revoked"])  # post_save drops it from the caller cache
+
+
+def revoke_api_tokens(*, token_ids: Iterable[int]) -> int:
+    """Revoke these tokens (for good: nothing un-revokes one); returns how many were live."""
+    live = ApiToken.objects.filter(pk__in=list(token_ids), revoked=False)
+    digests = list(live.values_list("digest", flat=True))
+    count = live.update(revoked=True)
+    for digest in digests:  # update() sends no signals: this process forgets them now
+        caller_cache.forget(digest=digest)
+    return count
 
 
 def purge_expired_api_tokens(*, now: datetime | None = None) -> int:

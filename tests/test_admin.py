@@ -534,3 +534,70 @@ def test_a_new_product_is_given_its_first_stock(superuser):
     )
     assert response.status_code == 302
     assert Product.objects.get(sku="GG-NEW-1").stock == 7
+
+
+# --- API tokens: revoking is confirmed first, and is for good ----------------------------------
+
+TOKENS = "/admin/giftgenius/apitoken/"
+
+
+def test_revoke_action_asks_for_confirmation_first(superuser, user):
+    issue_api_token(user=user)
+    token = ApiToken.objects.get(user=user)
+    client = client_for(superuser)
+    chosen = {"action": "revoke_tokens", "_selected_action": [token.pk]}
+
+    page = client.post(TOKENS, chosen)
+
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Revoking is permanent" in html and f"{token.prefix}…" in html
+    assert 'name="post" value="yes"' in html
+    token.refresh_from_db()
+    assert token.revoked is False  # nothing happened yet
+
+    done = client.post(TOKENS, {**chosen, "post": "yes"})
+
+    assert done.status_code == 302
+    token.refresh_from_db()
+    assert token.revoked is True
+    assert "Revoked 1 token(s)." in messages_of(done)
+
+
+def test_revoke_confirmation_has_no_inline_script_or_style(superuser, user):
+    issue_api_token(user=user)
+    token = ApiToken.objects.get(user=user)
+    html = (
+        client_for(superuser)
+        .post(TOKENS, {"action": "revoke_tokens", "_selected_action": [token.pk]})
+        .content.decode()
+    )
+    assert not re.search(r"\sstyle=", html) and "<style" not in html
+    assert not re.search(r"<script(?![^>]*\ssrc=)", html)
+
+
+def test_a_revoked_token_cannot_be_unrevoked(superuser, user):
+    issue_api_token(user=user)
+    token = ApiToken.objects.get(user=user)
+    ApiToken.objects.filter(pk=token.pk).update(revoked=True)
+    url = reverse("admin:giftgenius_apitoken_change", args=[token.pk])
+    client = client_for(superuser)
+
+    assert 'name="revoked"' not in client.get(url).content.decode()  # shown, not editable
+    response = client.post(url, {"_save": "Save"})  # "revoked" unticked, as a stale form sends
+
+    assert response.status_code == 302
+    token.refresh_from_db()
+    assert token.revoked is True
+
+
+def test_ticking_revoked_on_the_change_form_revokes(superuser, user):
+    issue_api_token(user=user)
+    token = ApiToken.objects.get(user=user)
+    url = reverse("admin:giftgenius_apitoken_change", args=[token.pk])
+
+    response = client_for(superuser).post(url, {"revoked": "on", "_save": "Save"})
+
+    assert response.status_code == 302
+    token.refresh_from_db()
+    assert token.revoked is True

@@ -73,7 +73,11 @@ def test_the_admin_revoke_action_takes_effect_at_once(token, user):
     client.force_login(staff)
     response = client.post(
         "/admin/giftgenius/apitoken/",
-        {"action": "revoke_tokens", "_selected_action": [ApiToken.objects.get(user=user).pk]},
+        {
+            "action": "revoke_tokens",
+            "_selected_action": [ApiToken.objects.get(user=user).pk],
+            "post": "yes",  # the confirmation page's answer
+        },
     )
     assert response.status_code == 302
     assert lookup(token) is None
