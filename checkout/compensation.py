@@ -128,11 +128,23 @@ def refund_payments(*, order: Order, correlation_id: str) -> Decimal:
             )
             raise RefundFailed(exc.code) from exc
         with transaction.atomic():
-            Payment.objects.filter(pk=payment.pk, status=PaymentStatus.SUCCEEDED).update(
+            marked = Payment.objects.filter(pk=payment.pk, status=PaymentStatus.SUCCEEDED).update(
                 status=PaymentStatus.REFUNDED,
                 refunded_amount=payment.amount,
                 provider_refund_id=refund.id,
             )
+            if not marked:
+                # Another caller (a second rollback, the person's cancel_order) refunded it
+                # since it was read, under the same refund key: the provider refunded once, and
+                # that caller records the success and counts the money.
+                saga.finish_step(
+                    row,
+                    order,
+                    SagaStepStatus.SKIPPED,
+                    correlation_id=correlation_id,
+                    detail="Already refunded by another cancellation running at the same time.",
+                )
+                continue
             saga.finish_step(row, order, SagaStepStatus.SUCCEEDED, correlation_id=correlation_id)
         saga.checkpoint(order.pk, SagaStepName.REFUND, SagaStepStatus.SUCCEEDED)
         total += remaining

@@ -4,6 +4,7 @@ the payment simulator's ledger checked afterwards."""
 from __future__ import annotations
 
 from decimal import Decimal
+from unittest import mock
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -12,6 +13,7 @@ from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
 
+from checkout import compensation
 from checkout.ledger import check_ledger
 from checkout.models import (
     Order,
@@ -19,9 +21,13 @@ from checkout.models import (
     Payment,
     Reservation,
     RollbackAuditEntry,
+    SagaStep,
+    SagaStepName,
     SimulatedCharge,
     SimulatedRefund,
 )
+from checkout.payments import gateway
+from giftgenius.metrics import saga_step_counts
 from giftgenius.models import Product
 from tests.fixtures import draft_order, paid_order
 
@@ -182,3 +188,45 @@ def test_provider_outage_refuses_the_rollback_and_changes_nothing(api, demo_cata
     messages = roll_back(operator, [placed.order_id])
     assert any("rolled back" in m for m in messages), messages
     ledger_is_clean()
+
+
+# --- two rollbacks at once record one refund ----------------------------------------------------
+
+
+def refund_rows(order_id) -> list[str]:
+    return list(
+        SagaStep.objects.filter(order_id=order_id, step=SagaStepName.REFUND).values_list(
+            "status", flat=True
+        )
+    )
+
+
+def test_a_refund_made_meanwhile_by_another_caller_is_not_recorded_twice(api, demo_catalog):
+    """Interleaving of two rollbacks (two staff, or staff and the person's cancel_order): both
+    read the payment as captured; the other one refunds and marks it while this one is at the
+    provider. The provider refunds once (same refund key): so must the saga log and the total."""
+    placed = paid_order(api)
+    order = Order.objects.get(pk=placed.order_id)
+    real_refund = gateway.refund
+    seen: dict = {}
+
+    def refund_after_the_other_caller(**kwargs):
+        if "other" not in seen:  # the first call: the other caller overtakes this one here
+            seen["other"] = None
+            seen["other"] = compensation.refund_payments(
+                order=Order.objects.get(pk=order.pk), correlation_id="the-other-caller"
+            )
+        return real_refund(**kwargs)
+
+    with mock.patch.object(gateway, "refund", refund_after_the_other_caller):
+        mine = compensation.refund_payments(order=order, correlation_id="this-caller")
+
+    assert (seen["other"], mine) == (order.amount, Decimal("0.00"))
+    assert SimulatedRefund.objects.count() == 1
+    assert sorted(refund_rows(order.pk)) == ["skipped", "succeeded"]
+    skipped = SagaStep.objects.get(order=order, step=SagaStepName.REFUND, status="skipped")
+    assert skipped.detail.startswith("Already refunded")
+    counts = {(c.step, c.status): c.count for c in saga_step_counts()}
+    assert counts[("refund", "succeeded")] == 1
+    payment = Payment.objects.get(order=order)
+    assert (payment.status, payment.refunded_amount) == ("refunded", order.amount)

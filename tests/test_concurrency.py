@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection, connections
 from django.utils import timezone
 
-from checkout import compensation, saga
+from checkout import compensation, saga, staff_rollback
 from checkout.idempotency import arguments_fingerprint
 from checkout.models import (
     IdempotencyKey,
@@ -28,9 +28,11 @@ from checkout.models import (
     SagaStep,
     SimulatedRefund,
 )
+from checkout.payments import gateway
 from checkout.payments.provider import get_provider
 from checkout.schemas import PrepareOrderInput
 from checkout.sweeps import run_sweeps
+from giftgenius.metrics import saga_step_counts
 from giftgenius.models import Product, WorkflowContext
 from giftgenius.principals import issue_api_token, principal_label
 from tests.conftest import ToolClient
@@ -194,6 +196,51 @@ def test_simultaneous_cancellations_refund_once(user, api, provider):
     assert [r.status for r in results] == [200] * 5, [r.body for r in results]
     assert all(r.body["status"] == "cancelled" for r in results)
     assert (len(refunds(provider)) if provider else SimulatedRefund.objects.count()) == 1
+    assert_books_balance(product, initial={product.pk: 5})
+
+
+def test_a_staff_rollback_and_the_persons_cancel_at_once_record_one_refund(
+    user, api, provider, monkeypatch
+):
+    """Both read the payment as captured and reach the provider together (held at a barrier so
+    the race is not left to chance): one refund at the provider, so one refund in the saga log
+    and in the metrics; the other caller's step is skipped."""
+    product = make_product(stock=5)
+    workflow_id = gift_selected(api, product)
+    order_id, token = prepared(api, workflow_id)
+    assert commit(api, workflow_id, order_id, token).status == 200
+    bearer = issue_api_token(user=user)
+    staff = get_user_model().objects.create_user(username="operator", is_staff=True)
+    at_provider = threading.Barrier(2)
+    real_refund = gateway.refund
+
+    def refund_together(**kwargs):
+        at_provider.wait(timeout=30)
+        return real_refund(**kwargs)
+
+    monkeypatch.setattr(gateway, "refund", refund_together)
+
+    def work(i: int):
+        if i == 0:
+            (report,) = staff_rollback.roll_back_orders(
+                order_ids=[order_id], reason="Asked by phone", actor=staff
+            )
+            return report.outcome
+        response = ToolClient(bearer).call(
+            "cancel_order",
+            {"order_id": order_id, "reason": "Changed my mind", "idempotency_key": new_key()},
+        )
+        return response.status, response.body.get("status")
+
+    results = in_threads(2, work)
+
+    assert results[1] == (200, "cancelled"), results
+    assert results[0] in {"rolled_back", "already_rolled_back"}, results
+    refund_steps = SagaStep.objects.filter(order_id=order_id, step="refund")
+    assert sorted(refund_steps.values_list("status", flat=True)) == ["skipped", "succeeded"]
+    assert (len(refunds(provider)) if provider else SimulatedRefund.objects.count()) == 1
+    counts = {(c.step, c.status): c.count for c in saga_step_counts()}
+    assert counts[("refund", "succeeded")] == 1
     assert_books_balance(product, initial={product.pk: 5})
 
 
