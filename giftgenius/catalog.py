@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from functools import lru_cache
@@ -22,7 +21,7 @@ from django.db.models import Q
 from django.dispatch import receiver
 from django.templatetags.static import static
 
-from giftgenius import faults, fixed_reads
+from giftgenius import faults, fixed_reads, upstream
 from giftgenius.errors import ToolError
 from giftgenius.models import Product
 
@@ -117,9 +116,6 @@ _FIELDS = (
     "active",
 )
 
-# Retries spent in the current tool call, read by the call log (retries vs final failures).
-upstream_retries: ContextVar[int] = ContextVar("upstream_retries", default=0)
-
 
 def _items(rows: Iterable[tuple]) -> list[CatalogItem]:
     return [
@@ -174,7 +170,7 @@ def _with_retries(operation: Callable[[], T]) -> T:
             wait_jitter=settings.UPSTREAM_RETRY_WAIT_JITTER_SECONDS,
         ):
             if attempt.num > 1:
-                upstream_retries.set(upstream_retries.get() + 1)
+                upstream.count_retry()
             with attempt:
                 try:
                     return _call_upstream(operation)

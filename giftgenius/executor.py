@@ -17,7 +17,6 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 
 from giftgenius import call_log, faults, loop_guard
-from giftgenius.catalog import upstream_retries
 from giftgenius.errors import ToolError
 from giftgenius.models import ToolCallStatus, WorkflowContext
 from giftgenius.observability import correlation_id_from, get_logger
@@ -29,6 +28,7 @@ from giftgenius.registry import (
     get_tool,
     step_gate_error,
 )
+from giftgenius.upstream import upstream_retries
 from giftgenius.validation import unusable_arguments, validate_arguments
 from giftgenius.workflow_reads import owned_workflow, owned_workflow_beside
 

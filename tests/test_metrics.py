@@ -13,9 +13,10 @@ from django.test import Client, override_settings
 from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 
-from checkout.models import Order, OrderStatus, SagaStep
+from checkout.models import Order, OrderStatus, Payment, SagaStep, SimulatedChargeRequest
 from giftgenius import metrics
 from giftgenius.models import Step, ToolCallLog, WorkflowContext
+from tests.fixtures import paid_order
 
 pytestmark = pytest.mark.django_db(databases=["default", "payment_ledger"])
 
@@ -442,3 +443,27 @@ def test_admin_index_links_to_the_dashboard(staff_client):
     html = staff_client.get("/admin/").content.decode()
     assert DASHBOARD in html
     assert 'href="/metrics"' in html
+
+
+# --- payment retries are upstream retries too ---------------------------------------------------
+
+
+@pytest.mark.parametrize("method", ["pm_card_timeout_once", "pm_card_lost_response"])
+def test_payment_retries_reach_the_call_log_and_the_metrics(api, demo_catalog, method):
+    """The gateway's retries count in the same per-call counter as the catalog's, so a charge
+    recovered by a retry shows as "recovered by retry" on the dashboard and in /metrics."""
+    placed = paid_order(api, payment_method_id=method)
+
+    provider_attempts = SimulatedChargeRequest.objects.get(
+        idempotency_key=Payment.objects.get(order_id=placed.order_id).provider_idempotency_key
+    ).attempts
+    assert provider_attempts == 2  # one retry
+    log = ToolCallLog.objects.get(tool="commit_order")
+    assert (log.status, log.upstream_retries) == ("success", provider_attempts - 1)
+    (commit,) = [t for t in metrics.tool_call_totals() if t.tool == "commit_order"]
+    assert (commit.upstream_retries, commit.recovered_by_retry) == (1, 1)
+
+
+def test_a_call_without_payment_retries_counts_none(api, demo_catalog):
+    paid_order(api)
+    assert ToolCallLog.objects.get(tool="commit_order").upstream_retries == 0

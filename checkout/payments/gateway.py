@@ -40,6 +40,7 @@ from checkout.payments.provider import (
     Refund,
     get_provider,
 )
+from giftgenius import upstream
 
 T = TypeVar("T")
 TRANSIENT = (ProviderTimeout, ProviderUnavailable)
@@ -113,6 +114,8 @@ def _retried_call(
     for attempt in _retrying(deadline=deadline):
         with attempt:
             tries.count += 1
+            if attempt.num > 1:
+                upstream.count_retry()  # the tool call's log counts payment retries too
             try:
                 return call()
             except TRANSIENT as exc:
