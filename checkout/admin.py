@@ -92,6 +92,7 @@ class RollbackForm(forms.Form):
 
 OUTCOME_MESSAGES = {
     staff_rollback.ROLLED_BACK: (messages.SUCCESS, "rolled back"),
+    staff_rollback.CLOSED: (messages.SUCCESS, "closed for good"),
     staff_rollback.ALREADY: (messages.INFO, "already rolled back"),
     staff_rollback.REFUSED: (messages.WARNING, "refused"),
     staff_rollback.ERROR: (messages.ERROR, "failed"),

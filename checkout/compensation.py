@@ -287,11 +287,14 @@ def expire_draft(*, order_id: object, correlation_id: str) -> bool:
 
 
 ROLLED_BACK, ALREADY, REFUSED = "rolled_back", "already_rolled_back", "refused"
+# An order that had failed retryably was closed for good: nothing else to undo, but the person
+# can no longer retry it (its confirmation is spent).
+CLOSED = "closed_for_good"
 
 
 @dataclass(frozen=True)
 class RollbackOutcome:
-    outcome: str  # rolled_back | already_rolled_back | refused
+    outcome: str  # rolled_back | closed_for_good | already_rolled_back | refused
     detail: str
     order: Order | None = None
     refunded: Decimal = ZERO
@@ -309,7 +312,10 @@ def cancel(*, order: Order, reason: str, actor: str, correlation_id: str) -> Rol
         if order.status in FINAL_STATUSES:
             closed = _close_for_good(order.pk)
             if closed is not None:
-                return _refund_leftovers(closed, correlation_id=correlation_id)
+                closed_order, spent_now = closed
+                return _refund_leftovers(
+                    closed_order, correlation_id=correlation_id, closed_now=spent_now
+                )
             # A retry of the commit reopened it since it was read: look again.
         elif order.status == OrderStatus.PROCESSING:
             return RollbackOutcome(
@@ -374,25 +380,31 @@ def cancel(*, order: Order, reason: str, actor: str, correlation_id: str) -> Rol
     )
 
 
-def _close_for_good(order_id: object) -> Order | None:
+def _close_for_good(order_id: object) -> tuple[Order, bool] | None:
     """Lock a failed or cancelled order, re-check it is still closed and spend its confirmation
     (a compare-and-swap), so no retry of the commit can reopen it; None if one already has.
     The retry's claim needs `confirmation_used_at` empty, so after this the order stays closed
-    and refunding what it captured cannot race a charge that completes it."""
+    and refunding what it captured cannot race a charge that completes it.
+    Returns the order and whether this call spent the confirmation (ended a possible retry)."""
+    spent_now = False
     with transaction.atomic():
         order = Order.objects.select_for_update().get(pk=order_id)
         if order.status not in FINAL_STATUSES:
             return None
         if order.confirmation_used_at is None:
             used_at = timezone.now()
-            Order.objects.filter(
-                pk=order.pk, status__in=FINAL_STATUSES, confirmation_used_at__isnull=True
-            ).update(confirmation_used_at=used_at)
+            spent_now = bool(
+                Order.objects.filter(
+                    pk=order.pk, status__in=FINAL_STATUSES, confirmation_used_at__isnull=True
+                ).update(confirmation_used_at=used_at)
+            )
             order.confirmation_used_at = used_at
-    return order
+    return order, spent_now
 
 
-def _refund_leftovers(order: Order, *, correlation_id: str) -> RollbackOutcome:
+def _refund_leftovers(
+    order: Order, *, correlation_id: str, closed_now: bool = False
+) -> RollbackOutcome:
     """A closed order keeps no money: refund a capture that came in after it was closed."""
     try:
         refunded = refund_payments(order=order, correlation_id=correlation_id)
@@ -404,12 +416,23 @@ def _refund_leftovers(order: Order, *, correlation_id: str) -> RollbackOutcome:
             order,
             code="PAYMENT_PROVIDER_ERROR",
         )
+    closed_text = (
+        "closed for good: the person can no longer retry this order." if closed_now else ""
+    )
     if refunded:
         return RollbackOutcome(
             ROLLED_BACK,
-            f"Refunded a leftover charge of {refunded} {order.currency}.",
+            f"Refunded a leftover charge of {refunded} {order.currency}"
+            + (f"; {closed_text}" if closed_now else "."),
             order,
             refunded,
+        )
+    if closed_now:
+        return RollbackOutcome(
+            CLOSED,
+            f"The order was already {order.status} but could still be retried; now it is "
+            f"{closed_text}",
+            order,
         )
     return RollbackOutcome(ALREADY, f"The order is already {order.status}; nothing to do.", order)
 

@@ -18,13 +18,14 @@ from giftgenius.observability import get_logger
 log = get_logger("checkout.rollback")
 
 ROLLED_BACK, ALREADY, REFUSED, ERROR = "rolled_back", "already_rolled_back", "refused", "error"
+CLOSED = "closed_for_good"  # a retryably failed order closed for good: no retry any more
 AUDIT_DETAIL_MAX = RollbackAuditEntry._meta.get_field("detail").max_length
 
 
 @dataclass(frozen=True)
 class RollbackReport:
     order_id: uuid.UUID
-    outcome: str  # rolled_back | already_rolled_back | refused | error
+    outcome: str  # rolled_back | closed_for_good | already_rolled_back | refused | error
     detail: str
 
 

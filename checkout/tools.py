@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from checkout import selectors, services
+from checkout import compensation, selectors, services
 from checkout.payments.methods import offered_payment_methods
 from checkout.schemas import (
     CancelOrderInput,
@@ -127,7 +127,8 @@ def cancel_order(context: ToolContext, args: CancelOrderInput) -> ToolResult:
     output = CancelOrderOutput(
         order_id=order.pk,
         status=order.status,
-        already_cancelled=result.outcome == "already_rolled_back",
+        # Closing a failed order for good ends its retry, but it was already not going ahead.
+        already_cancelled=result.outcome in {compensation.ALREADY, compensation.CLOSED},
         refunded_amount=str(result.refunded),
         currency=order.currency,
         message=result.detail,

@@ -26,7 +26,7 @@ from checkout.models import (
     SimulatedCharge,
     SimulatedRefund,
 )
-from checkout.payments import gateway
+from checkout.payments import gateway, simulator
 from giftgenius.metrics import saga_step_counts
 from giftgenius.models import Product
 from tests.fixtures import draft_order, paid_order
@@ -230,3 +230,34 @@ def test_a_refund_made_meanwhile_by_another_caller_is_not_recorded_twice(api, de
     assert counts[("refund", "succeeded")] == 1
     payment = Payment.objects.get(order=order)
     assert (payment.status, payment.refunded_amount) == ("refunded", order.amount)
+
+
+# --- a retryably failed order: closing it for good is not "nothing to do" -----------------------
+
+
+def test_rolling_back_a_retryably_failed_order_says_it_ends_the_retry(api, demo_catalog, operator):
+    placed = draft_order(api)
+    with simulator.outage():
+        failed = placed.commit(api)
+    assert failed.status == 503 and failed.body["error"]["retryable"] is True
+    assert Order.objects.get(pk=placed.order_id).status == OrderStatus.FAILED
+
+    messages = roll_back(operator, [placed.order_id])
+
+    assert len(messages) == 1
+    assert "closed for good: the person can no longer retry this order" in messages[0]
+    assert "nothing to do" not in messages[0]
+    entry = RollbackAuditEntry.objects.get(order_id=placed.order_id)
+    assert entry.outcome == "closed_for_good"
+    assert "can no longer retry" in entry.detail
+    retried = placed.commit(api)  # the same confirmation: spent now
+    assert retried.status == 403 and retried.body["error"]["code"] == "CONFIRMATION_REQUIRED"
+
+    again = roll_back(operator, [placed.order_id])  # now there really is nothing to do
+
+    assert again[-1].endswith("already rolled back: The order is already failed; nothing to do.")
+    assert list(
+        RollbackAuditEntry.objects.filter(order_id=placed.order_id)
+        .order_by("created_at", "pk")
+        .values_list("outcome", flat=True)
+    ) == ["closed_for_good", "already_rolled_back"]
