@@ -31,7 +31,7 @@ from checkout.models import (
     WebhookEvent,
     WebhookEventStatus,
 )
-from giftgenius.admin import UuidSearchMixin, ViewOnlyAdmin, ViewOnlyInline
+from giftgenius.admin import RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin, ViewOnlyInline
 
 ROLLBACK_PERMISSION = "checkout.rollback_order"
 
@@ -100,7 +100,7 @@ OUTCOME_MESSAGES = {
 
 
 @admin.register(Order)
-class OrderAdmin(UuidSearchMixin, ViewOnlyAdmin):
+class OrderAdmin(RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin):
     list_display = [
         "id",
         "owner",
@@ -231,7 +231,7 @@ class ReservationAdmin(UuidSearchMixin, ViewOnlyAdmin):
 
 
 @admin.register(Payment)
-class PaymentAdmin(UuidSearchMixin, ViewOnlyAdmin):
+class PaymentAdmin(RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin):
     list_display = [
         "id",
         "order",
@@ -277,8 +277,10 @@ class SagaStepAdmin(UuidSearchMixin, ViewOnlyAdmin):
 
 
 @admin.register(RollbackAuditEntry)
-class RollbackAuditEntryAdmin(UuidSearchMixin, ViewOnlyAdmin):
+class RollbackAuditEntryAdmin(RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin):
     """Append-only: entries are written by the rollback service, never through the admin."""
+
+    record_fields = ("id", "created_at")
 
     list_display = ["created_at", "actor", "order_link", "outcome", "reason", "detail"]
     list_filter = ["outcome", "created_at"]

@@ -35,6 +35,22 @@ class ViewOnlyAdmin(admin.ModelAdmin):
         return False
 
 
+class RecordFieldsMixin:
+    """Shows a row's id first and its created/updated times last on its detail page (fields
+    the model does not let anyone edit, so Django leaves them off the form unless named)."""
+
+    record_fields: tuple[str, ...] = ("id", "created_at", "updated_at")
+
+    def get_readonly_fields(self, request: HttpRequest, obj=None):
+        named = list(super().get_readonly_fields(request, obj))
+        return [*named, *(f for f in self.record_fields if f not in named)]
+
+    def get_fields(self, request: HttpRequest, obj=None):
+        fields = [f for f in super().get_fields(request, obj) if f not in self.record_fields]
+        first = [f for f in self.record_fields if f == "id"]
+        return [*first, *fields, *(f for f in self.record_fields if f != "id")]
+
+
 class ViewOnlyInline(admin.TabularInline):
     extra = 0
     can_delete = False

@@ -601,3 +601,43 @@ def test_ticking_revoked_on_the_change_form_revokes(superuser, user):
     assert response.status_code == 302
     token.refresh_from_db()
     assert token.revoked is True
+
+
+# --- detail pages show the row's id and times ---------------------------------------------------
+
+
+def readonly_values(html: str) -> dict[str, str]:
+    """field name → the text shown for it on a view-only detail page."""
+    rows = re.findall(
+        r'<div class="form-row field-([a-z_]+)">.*?<div class="readonly">(.*?)</div>', html, re.S
+    )
+    return {name: re.sub(r"<[^>]+>", "", value).strip() for name, value in rows}
+
+
+@pytest.mark.parametrize(
+    ("model", "expected"),
+    [
+        ("order", ["id", "created_at", "updated_at"]),
+        ("payment", ["id", "created_at", "updated_at"]),
+        ("rollbackauditentry", ["id", "created_at"]),
+    ],
+)
+def test_detail_pages_show_id_and_times(operator, user, model, expected):
+    order = an_order(user)
+    rows = {
+        "order": order,
+        "payment": Payment.objects.create(
+            order=order, provider_idempotency_key="pay-1", amount=order.amount, currency="USD"
+        ),
+        "rollbackauditentry": RollbackAuditEntry.objects.create(
+            actor=operator, order=order, reason="phone", outcome="rolled_back"
+        ),
+    }
+    row = rows[model]
+    html = client_for(operator).get(f"/admin/checkout/{model}/{row.pk}/change/").content.decode()
+
+    shown = readonly_values(html)
+
+    assert [name for name in shown if name in expected] == expected  # id first, times last
+    assert shown["id"] == str(row.pk)
+    assert all(shown[name] and shown[name] != "-" for name in expected), shown
