@@ -119,6 +119,8 @@ class OrderAdmin(RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin):
         "owner__email",
         "payments__provider_idempotency_key",
         "payments__provider_charge_id",
+        # The correlation id of any call that moved the order (a failed commit's included).
+        "saga_steps__correlation_id",
     ]
     uuid_search_fields = ("id", "workflow_id")
     list_select_related = ["owner"]
@@ -269,9 +271,18 @@ class IdempotencyKeyAdmin(ViewOnlyAdmin):
 
 @admin.register(SagaStep)
 class SagaStepAdmin(UuidSearchMixin, ViewOnlyAdmin):
-    list_display = ["order", "step", "status", "attempt", "error_code", "started_at", "finished_at"]
+    list_display = [
+        "order",
+        "step",
+        "status",
+        "attempt",
+        "error_code",
+        "correlation_id",
+        "started_at",
+        "finished_at",
+    ]
     list_filter = ["step", "status", "error_code", "started_at"]
-    search_fields = ["detail", "error_code"]
+    search_fields = ["detail", "error_code", "correlation_id"]
     uuid_search_fields = ("order_id",)
     list_select_related = ["order"]
 

@@ -188,6 +188,9 @@ class SagaStep(models.Model):
     attempt = models.PositiveSmallIntegerField(default=1)
     error_code = models.CharField(max_length=64, blank=True)
     detail = models.CharField(max_length=300, blank=True)
+    # The call that wrote the step (a commit, a cancel, a sweep): finds the order from a tool
+    # call's correlation id, which need not be the one that prepared the order.
+    correlation_id = models.CharField(max_length=64, blank=True, db_index=True)
     started_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
 

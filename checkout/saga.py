@@ -107,6 +107,7 @@ def record_step(
         attempt=attempt or order.saga_attempt,
         error_code=error_code,
         detail=detail[:300],
+        correlation_id=correlation_id[:64],
         started_at=started_at or now,
         finished_at=None if status == SagaStepStatus.STARTED else now,
     )

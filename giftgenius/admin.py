@@ -16,7 +16,9 @@ from django.contrib.admin import helpers
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
-from django.urls import path
+from django.urls import path, reverse
+from django.utils.html import format_html
+from django.utils.http import urlencode
 
 from giftgenius import metrics_views, principals, services
 from giftgenius.models import ApiToken, Product, ToolCallLog, WorkflowContext
@@ -252,6 +254,8 @@ class ToolCallLogAdmin(UuidSearchMixin, ViewOnlyAdmin):
         "duration_ms",
         "principal",
         "correlation_id",
+        "workflow_link",
+        "orders_link",
         "transport",
     ]
     list_filter = [
@@ -268,6 +272,22 @@ class ToolCallLogAdmin(UuidSearchMixin, ViewOnlyAdmin):
     uuid_search_fields = ("workflow_id",)
     date_hierarchy = "created_at"
     list_per_page = 100
+
+    @admin.display(description="workflow", ordering="workflow_id")
+    def workflow_link(self, call: ToolCallLog) -> str:
+        if call.workflow_id is None:
+            return "-"
+        url = reverse("admin:giftgenius_workflowcontext_change", args=[call.workflow_id])
+        return format_html('<a href="{}">{}</a>', url, call.workflow_id)
+
+    @admin.display(description="orders")
+    def orders_link(self, call: ToolCallLog) -> str:
+        # The orders this call touched: found by its correlation id (on the order, or on the
+        # saga steps the call wrote); a link, not a query per row.
+        if not call.correlation_id:
+            return "-"
+        url = reverse("admin:checkout_order_changelist")
+        return format_html('<a href="{}?{}">orders</a>', url, urlencode({"q": call.correlation_id}))
 
     def get_urls(self):
         # The operations dashboard lives here so it is wrapped by the admin's staff check.

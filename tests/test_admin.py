@@ -31,7 +31,7 @@ from checkout.models import (
 from giftgenius.models import ApiToken, Product, ToolCallLog, WorkflowContext
 from giftgenius.principals import issue_api_token
 from giftgenius.services import StockAdjustmentRefused, adjust_stock
-from tests.fixtures import make_product
+from tests.fixtures import draft_order, make_product
 
 pytestmark = pytest.mark.django_db(databases=["default", "payment_ledger"])
 
@@ -641,3 +641,34 @@ def test_detail_pages_show_id_and_times(operator, user, model, expected):
     assert [name for name in shown if name in expected] == expected  # id first, times last
     assert shown["id"] == str(row.pk)
     assert all(shown[name] and shown[name] != "-" for name in expected), shown
+
+
+# --- a tool call's correlation id finds its order -----------------------------------------------
+
+
+def test_a_failed_commits_correlation_id_finds_the_order(operator, api, demo_catalog):
+    placed = draft_order(api, payment_method_id="pm_card_declined")
+    failed = placed.commit(api)
+    assert failed.status != 200
+    commit_cid = ToolCallLog.objects.get(tool="commit_order").correlation_id
+    assert commit_cid and commit_cid != Order.objects.get(pk=placed.order_id).correlation_id
+    client = client_for(operator)
+
+    orders = client.get(CHANGELIST, {"q": commit_cid}).content.decode()
+    steps = client.get("/admin/checkout/sagastep/", {"q": commit_cid}).content.decode()
+
+    assert placed.order_id in orders
+    assert SagaStep.objects.filter(order_id=placed.order_id, correlation_id=commit_cid).exists()
+    assert commit_cid in steps
+
+
+def test_the_tool_call_log_links_the_workflow_and_the_orders(operator, api, demo_catalog):
+    placed = draft_order(api, payment_method_id="pm_card_declined")
+    placed.commit(api)
+    call = ToolCallLog.objects.get(tool="commit_order")
+
+    html = client_for(operator).get("/admin/giftgenius/toolcalllog/").content.decode()
+
+    workflow_url = reverse("admin:giftgenius_workflowcontext_change", args=[placed.workflow_id])
+    assert f'<a href="{workflow_url}">{placed.workflow_id}</a>' in html
+    assert f'<a href="{CHANGELIST}?q={call.correlation_id}">orders</a>' in html
