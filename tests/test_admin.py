@@ -9,9 +9,11 @@ import sys
 import types
 import uuid
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from decimal import Decimal
 
 import pytest
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
@@ -672,3 +674,21 @@ def test_the_tool_call_log_links_the_workflow_and_the_orders(operator, api, demo
     workflow_url = reverse("admin:giftgenius_workflowcontext_change", args=[placed.workflow_id])
     assert f'<a href="{workflow_url}">{placed.workflow_id}</a>' in html
     assert f'<a href="{CHANGELIST}?q={call.correlation_id}">orders</a>' in html
+
+
+# --- times are shown to the second, with their zone, in every language --------------------------
+
+
+@pytest.mark.parametrize("language", [code for code, _ in settings.LANGUAGES])
+def test_admin_times_show_seconds_and_zone_in_every_language(operator, user, language):
+    created = datetime(2026, 5, 4, 13, 7, 42, tzinfo=UTC)
+    order = an_order(user, created_at=created)
+    SagaStep.objects.create(order=order, step="charge_card", status="succeeded", started_at=created)
+    html = (
+        client_for(operator)
+        .get(f"/admin/checkout/order/{order.pk}/change/", HTTP_ACCEPT_LANGUAGE=language)
+        .content.decode()
+    )
+
+    assert readonly_values(html)["created_at"] == "2026-05-04 13:07:42 UTC"
+    assert html.count("2026-05-04 13:07:42 UTC") >= 2  # the saga timeline's step too

@@ -121,6 +121,8 @@ LANGUAGES = [
     ("zh-hans", _("Simplified Chinese")),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates and times to the second with their zone, in every language (giftgenius/formats).
+FORMAT_MODULE_PATH = ["giftgenius.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -1,0 +1,3 @@
+from giftgenius.formats import DATETIME_FORMAT, SHORT_DATETIME_FORMAT
+
+__all__ = ["DATETIME_FORMAT", "SHORT_DATETIME_FORMAT"]
