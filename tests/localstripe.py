@@ -5,7 +5,8 @@ answers and stops it at the end. localstripe is a dev dependency, so a server th
 is an error (the run fails), never a skip. `stripe_provider` points the app at it with a fresh,
 empty store. `stripe_proxy` puts an HTTP proxy in front of it whose faults tests switch on:
 answer 429/503 without forwarding, or forward and then lose the answer (close the connection) or
-replace it with a 500 — the provider has acted, the caller does not learn it.
+replace it with a 500 — the provider has acted, the caller does not learn it — or hold a request
+`delay` seconds before forwarding it (it reaches Stripe after the caller's time-out).
 """
 
 from __future__ import annotations
@@ -114,9 +115,10 @@ def intents(url: str) -> list[dict]:
 class Fault:
     method: str
     path: str  # a regular expression matched against the whole path
-    action: str  # "429" / "503": answer without forwarding; "lose" / "500-after": forward first
+    action: str  # "429" / "503": answer without forwarding; "lose" / "500-after" / "delay": forward
     times: int | None = 1  # None: every matching request
     after: int = 0  # matching requests let through untouched before the fault starts
+    delay: float = 0.0  # "delay": seconds the request is held before it is forwarded
     hits: int = 0
 
     def matches(self, method: str, path: str) -> bool:
@@ -134,16 +136,24 @@ class FaultProxy:
     faults: list[Fault] = field(default_factory=list)
     seen: list[tuple[str, str, str]] = field(default_factory=list)  # (method, path, what happened)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # True: Idempotency-Key headers are dropped, as if Stripe had forgotten them (after 24 h).
+    keys_expired: bool = False
 
     def fault(
-        self, method: str, path: str, action: str, times: int | None = 1, after: int = 0
+        self,
+        method: str,
+        path: str,
+        action: str,
+        times: int | None = 1,
+        after: int = 0,
+        delay: float = 0.0,
     ) -> Fault:
-        entry = Fault(method, path, action, times, after)
+        entry = Fault(method, path, action, times, after, delay)
         with self.lock:
             self.faults.append(entry)
         return entry
 
-    def take(self, method: str, path: str) -> str | None:
+    def take(self, method: str, path: str) -> Fault | None:
         with self.lock:
             for entry in self.faults:
                 if entry.matches(method, path):
@@ -151,8 +161,16 @@ class FaultProxy:
                         entry.after -= 1
                         continue
                     entry.hits += 1
-                    return entry.action
+                    return entry
         return None
+
+    def wait_forwarded(self, method: str, pattern: str, count: int = 1, timeout: float = 10.0):
+        """Wait until `count` matching requests reached Stripe (a delayed one arrives late)."""
+        deadline = time.monotonic() + timeout
+        while self.forwarded(method, pattern) < count:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{method} {pattern} never reached Stripe")
+            time.sleep(0.05)
 
     def forwarded(self, method: str, pattern: str) -> int:
         return sum(
@@ -172,26 +190,33 @@ def _handler(proxy: FaultProxy) -> type[BaseHTTPRequestHandler]:
             pass
 
         def _answer(self, status: int, body: bytes, headers: list[tuple[str, str]]) -> None:
-            self.send_response(status)
-            for name, value in headers:
-                if name.lower() not in {"content-length", "transfer-encoding", "connection"}:
-                    self.send_header(name, value)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            try:
+                self.send_response(status)
+                for name, value in headers:
+                    if name.lower() not in {"content-length", "transfer-encoding", "connection"}:
+                        self.send_header(name, value)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+            except OSError:
+                pass  # the caller gave up waiting (its time-out) before a delayed answer
 
         def _handle(self) -> None:
             path = urlsplit(self.path).path
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length) if length else b""
-            action = proxy.take(self.command, path)
+            fault = proxy.take(self.command, path)
+            action = fault.action if fault else None
             if action in {"429", "503"}:
                 proxy.seen.append((self.command, path, "refused"))
                 error = b'{"error": {"type": "api_error", "message": "injected by the test"}}'
                 self._answer(int(action), error, [("Content-Type", "application/json")])
                 return
+            if action == "delay":
+                time.sleep(fault.delay)
             connection = http.client.HTTPConnection(upstream.hostname, upstream.port, timeout=30)
-            headers = {k: v for k, v in self.headers.items() if k.lower() != "host"}
+            dropped = {"host", "idempotency-key"} if proxy.keys_expired else {"host"}
+            headers = {k: v for k, v in self.headers.items() if k.lower() not in dropped}
             connection.request(self.command, self.path, body=body, headers=headers)
             response = connection.getresponse()
             answer = response.read()

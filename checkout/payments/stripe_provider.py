@@ -7,7 +7,14 @@ succeeds at most once, so a late capture beside a second one cannot happen: ther
 
 A charge is: find the order's PaymentIntent (see `retrieve_by_idempotency_key`), create it
 unconfirmed if there is none (idempotency key "<key>-create"), confirm it if it still needs it
-(idempotency key "<key>-confirm-<saga attempt>"), and report its state. `Charge.id` is the
+(idempotency key "<key>-confirm-<saga attempt>"), and report its state.
+
+"Not charged" is only ever concluded from a fact. An intent still reading requires_confirmation
+after a confirm was sent proves nothing: the confirm may be in flight or still being processed,
+and capture after we answered. So a lookup that finds an unconfirmed intent CANCELS it first: a
+cancel Stripe accepts proves the intent can never capture (a late confirm is then refused), and
+a cancel refused because the intent moved on is answered by what it now is. A rerun of the order
+that finds its intent cancelled makes a fresh one ("<key>-create-<saga attempt>"). `Charge.id` is the
 PaymentIntent id ("pi_..."), which the saga stores as Payment.provider_charge_id; the intent's
 metadata carries order_id, workflow_id, correlation_id and our key.
 
@@ -264,8 +271,12 @@ class StripeProvider:
         meta = {str(k): str(v) for k, v in (metadata or {}).items() if v is not None}
         attempt = meta.pop("attempt", "1")
 
-        intent = self._find_intent(idempotency_key)
-        if intent is None:
+        existing = self._find_intent(idempotency_key)
+        intent = existing
+        if existing is None or existing.status == "canceled":
+            # A cancelled intent (see _void_unconfirmed) proved "not charged"; this run needs a
+            # new one, under a create key of its own (the first one replays the cancelled intent).
+            create_key = f"{idempotency_key}-create" + ("" if existing is None else f"-{attempt}")
             intent = _translated(
                 lambda: self.stripe.v1.payment_intents.create(
                     params={
@@ -279,7 +290,7 @@ class StripeProvider:
                             METHOD_FIELD: payment_method_id,
                         },
                     },
-                    options={"idempotency_key": f"{idempotency_key}-create"},
+                    options={"idempotency_key": create_key},
                 )
             )
         elif (intent.amount, intent.currency, _metadata(intent).get(METHOD_FIELD)) != (
@@ -309,6 +320,26 @@ class StripeProvider:
             if isinstance(exc, stripe.CardError) or charge_status(intent) is not None:
                 return intent
             raise provider_error(exc) from exc
+        except stripe.StripeError as exc:
+            raise provider_error(exc) from exc
+
+    def _void_unconfirmed(self, intent: Any, *, idempotency_key: str) -> Any:
+        """Cancel an intent that still reads unconfirmed, so that it can never capture.
+
+        A confirm sent earlier may still reach Stripe (or be mid-way through it): its status
+        says nothing until the intent is cancelled. Stripe refuses a cancel once the intent moved
+        on (the confirm landed), and the intent then answers with what it is now."""
+        try:
+            return self.stripe.v1.payment_intents.cancel(
+                intent.id,
+                params={"expand": _EXPAND},
+                options={"idempotency_key": f"{idempotency_key}-cancel-{intent.id}"},
+            )
+        except stripe.InvalidRequestError as exc:
+            current = self._retrieve(intent.id)
+            if current.status in _UNCONFIRMED_STATES:
+                raise provider_error(exc) from exc  # refused for another reason: cannot tell
+            return current
         except stripe.StripeError as exc:
             raise provider_error(exc) from exc
 
@@ -351,8 +382,11 @@ class StripeProvider:
         return matches[0] if matches else None
 
     def retrieve_by_idempotency_key(self, *, idempotency_key: str) -> Charge | None:
-        """What became of the charge made under our provider key; None when nothing was ever
-        attempted under it (no PaymentIntent, or one never confirmed).
+        """What became of the charge made under our provider key; None when nothing can ever be
+        captured under it: no PaymentIntent, or one cancelled before it was confirmed (an
+        unconfirmed one is cancelled here first, see the module docstring). Callers ask only
+        when no charge of the order is running (after a charge's retries, or for an order that
+        is not processing), so the cancel never cuts a live attempt short.
 
         Stripe has no lookup by idempotency key, so the key is also written into the intent's
         metadata and found again by listing the account's PaymentIntents, newest first, back to
@@ -363,7 +397,9 @@ class StripeProvider:
         one would keep the intent id locally or list per Stripe Customer instead.
         """
         intent = self._find_intent(idempotency_key)
-        if intent is None or charge_status(intent) is None:
+        if intent is not None and intent.status in _UNCONFIRMED_STATES:
+            intent = self._void_unconfirmed(intent, idempotency_key=idempotency_key)
+        if intent is None or intent.status == "canceled" or charge_status(intent) is None:
             return None
         return charge_from_intent(intent)
 
