@@ -46,7 +46,7 @@ from checkout.models import (
 )
 from checkout.payments import gateway
 from checkout.payments.gateway import ChargeOutcome, ChargeResult
-from checkout.payments.provider import ProviderError
+from checkout.payments.provider import Charge, ProviderError
 from giftgenius import workflow as flow
 from giftgenius.errors import ERROR_CATALOG
 from giftgenius.models import Product, Step, WorkflowContext
@@ -486,6 +486,11 @@ def apply_charge_outcome(
         checkpoint(order.pk, SagaStepName.CHARGE_CARD, SagaStepStatus.PENDING)
         return SagaOutcome(_fresh(order.pk))
 
+    if result == ChargeResult.SUCCEEDED and charge is not None and charge.refunded_amount > 0:
+        return _refunded_before_completion(
+            order=order, payment=payment, charge=charge, step=step, correlation_id=correlation_id
+        )
+
     if result == ChargeResult.SUCCEEDED:
         with transaction.atomic():
             _record_payment(payment, PaymentStatus.SUCCEEDED, charge_id=charge_id)
@@ -528,6 +533,56 @@ def apply_charge_outcome(
         correlation_id=correlation_id,
     )
     return SagaOutcome(_fresh(order.pk), code)
+
+
+REFUNDED_AT_PROVIDER = (
+    "The payment was refunded at the payment provider before the order was completed; "
+    "the order was cancelled."
+)
+
+
+def _refunded_before_completion(
+    *, order: Order, payment: Payment, charge: Charge, step: SagaStep | None, correlation_id: str
+) -> SagaOutcome:
+    """The provider captured, but (part of) the money went back before we settled the order,
+    e.g. a refund in the provider's dashboard while the order was payment_pending. The order
+    must not complete (goods would ship for money we no longer hold): record the refund, then
+    compensate as for any failure: refund what the provider still holds, release the stock,
+    close the order. An order closed meanwhile is left closed (only the money is settled)."""
+    refunded = min(charge.refunded_amount, payment.amount)
+    in_full = refunded >= payment.amount
+    detail = f"Captured, then {refunded} {payment.currency} refunded at the provider."
+    with transaction.atomic():
+        Payment.objects.filter(
+            pk=payment.pk, status__in=_REPLACEABLE[PaymentStatus.SUCCEEDED]
+        ).update(
+            status=PaymentStatus.REFUNDED if in_full else PaymentStatus.SUCCEEDED,
+            refunded_amount=refunded,
+            provider_charge_id=charge.id,
+            error_code="",
+        )
+        if step is not None:
+            finish_step(
+                step, order, SagaStepStatus.SUCCEEDED, correlation_id=correlation_id, detail=detail
+            )
+        else:
+            record_step(
+                order,
+                SagaStepName.RECONCILE,
+                SagaStepStatus.SUCCEEDED,
+                correlation_id=correlation_id,
+                attempt=payment.attempt,
+                detail=detail,
+            )
+    compensation.compensate(
+        order_id=order.pk,
+        failure_code="",
+        failure_message=REFUNDED_AT_PROVIDER,
+        final_status=OrderStatus.CANCELLED,
+        expected_statuses=IN_FLIGHT,
+        correlation_id=correlation_id,
+    )
+    return SagaOutcome(_fresh(order.pk))
 
 
 # Which recorded states an answer may replace. The provider saying it captured (or holds) the

@@ -37,7 +37,7 @@ from checkout.models import (
 )
 from checkout.payments import gateway
 from checkout.payments.gateway import ChargeResult
-from checkout.payments.provider import ProviderUnavailable
+from checkout.payments.provider import ProviderRejected, ProviderUnavailable
 from giftgenius.observability import get_logger
 
 LOGGER = "giftgenius.checkout.webhooks"
@@ -53,6 +53,12 @@ class OrderBusy(Exception):
     """A sweep or another event holds the order's lease: this event is tried again later."""
 
     code = "ORDER_BUSY"
+
+
+class PaymentUndecided(Exception):
+    """A refund event for a payment whose own outcome is not settled yet: tried again later."""
+
+    code = "PAYMENT_UNDECIDED"
 
 
 class WebhookRejected(Exception):
@@ -269,7 +275,16 @@ def _order_for(event: WebhookEvent) -> Order | None:
     if not event.provider_payment_id:
         return None
     payment = Payment.objects.filter(provider_charge_id=event.provider_payment_id).first()
-    return payment.order if payment else None
+    if payment is not None:
+        return payment.order
+    # Not recorded here yet (a charge whose answer was lost, or a charge object without our
+    # metadata): the provider's own record of the payment names the order.
+    try:
+        charge = gateway.retrieve(charge_id=event.provider_payment_id)
+    except ProviderRejected:
+        return None  # the provider does not know it either
+    order_id = _uuid_or_none(charge.order_id)
+    return Order.objects.filter(pk=order_id).first() if order_id else None
 
 
 def _moves(status: str, result: ChargeResult) -> bool:
@@ -307,7 +322,17 @@ def _settle_payments(order: Order, *, correlation_id: str) -> str:
 
 def _record_provider_refunds(order: Order, *, correlation_id: str) -> str:
     """Record refunds the provider made that our books lack (made outside the app, or by a
-    refund whose answer was lost); a completed order refunded in full is then cancelled."""
+    refund whose answer was lost); a completed order refunded in full is then cancelled.
+
+    A refund of a payment we have not settled yet settles it first (its answer includes the
+    refund, so the order is not completed); while it stays undecided the event is retried
+    later rather than marked applied with nothing done."""
+    undecided = (PaymentStatus.PENDING, PaymentStatus.UNKNOWN)
+    if order.payments.filter(status__in=undecided).exists():
+        settled = _settle_payments(order, correlation_id=correlation_id)
+        if order.payments.filter(status__in=undecided).exists():
+            raise PaymentUndecided(f"the payment is not settled yet ({settled})")
+        order.refresh_from_db()
     recorded = 0
     refundable = order.payments.filter(status__in=[PaymentStatus.SUCCEEDED, PaymentStatus.REFUNDED])
     for payment in refundable.exclude(provider_charge_id="").order_by("attempt", "pk"):
