@@ -402,6 +402,11 @@ def charge_card(*, order: Order, correlation_id: str) -> SagaOutcome:
             order, SagaStepName.CHARGE_CARD, SagaStepStatus.STARTED, correlation_id=correlation_id
         )
     checkpoint(order.pk, SagaStepName.CHARGE_CARD, SagaStepStatus.STARTED)
+
+    def record_charge_id(charge_id: str) -> None:
+        # Committed before the provider attempts the charge: later lookups ask by this id.
+        Payment.objects.filter(pk=payment.pk).update(provider_charge_id=charge_id)
+
     # Outside any transaction: the provider is an external system and may take seconds.
     try:
         outcome = gateway.charge(
@@ -413,6 +418,8 @@ def charge_card(*, order: Order, correlation_id: str) -> SagaOutcome:
             workflow_id=str(order.workflow_id or ""),
             correlation_id=correlation_id,
             attempt=order.saga_attempt,
+            charge_id=payment.provider_charge_id,
+            on_created=record_charge_id,
         )
     except ProviderError:
         # The provider refused the request itself (4xx): nothing was charged, and sending the
@@ -702,7 +709,11 @@ def recover_processing(*, order: Order, correlation_id: str) -> SagaOutcome:
 
 def reconcile_payment(*, order: Order, payment: Payment, correlation_id: str) -> SagaOutcome:
     """Ask the provider, by the stored key, what became of an undecided charge, and act on it."""
-    outcome = gateway.lookup(idempotency_key=payment.provider_idempotency_key)
+    outcome = gateway.lookup(
+        idempotency_key=payment.provider_idempotency_key,
+        charge_id=payment.provider_charge_id,
+        since=payment.created_at,
+    )
     return apply_charge_outcome(
         order=order, payment=payment, outcome=outcome, step=None, correlation_id=correlation_id
     )

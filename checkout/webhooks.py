@@ -309,7 +309,11 @@ def _settle_payments(order: Order, *, correlation_id: str) -> str:
     payment = order.payments.first()
     if payment is None or payment.status in (PaymentStatus.SUCCEEDED, PaymentStatus.REFUNDED):
         return AGREED
-    outcome = gateway.lookup(idempotency_key=payment.provider_idempotency_key)
+    outcome = gateway.lookup(
+        idempotency_key=payment.provider_idempotency_key,
+        charge_id=payment.provider_charge_id,
+        since=payment.created_at,
+    )
     if outcome.result == ChargeResult.UNKNOWN:
         raise ProviderUnavailable("the provider could not say; tried again later")
     if not _moves(payment.status, outcome.result):

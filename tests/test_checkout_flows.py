@@ -489,7 +489,7 @@ def test_a_payment_outage_never_tells_the_model_to_call_the_app_only_commit(api,
 
 
 def test_a_timed_out_charge_whose_lookup_is_refused_stays_pending_with_its_stock(api, monkeypatch):
-    def refuse(self, *, idempotency_key):
+    def refuse(self, *, idempotency_key, **_):
         raise ProviderRejected("401: this API key cannot read charges")
 
     monkeypatch.setattr(SimulatedProvider, "retrieve_by_idempotency_key", refuse)

@@ -501,7 +501,7 @@ def test_timeout_then_outage_is_unknown_and_reconciles_to_not_charged():
 
 
 def test_a_refused_lookup_after_a_timed_out_charge_is_unknown_not_not_charged(monkeypatch):
-    def refuse(self, *, idempotency_key):
+    def refuse(self, *, idempotency_key, **_):
         raise ProviderRejected("401: this API key cannot read charges")
 
     monkeypatch.setattr(SimulatedProvider, "retrieve_by_idempotency_key", refuse)

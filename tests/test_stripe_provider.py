@@ -43,6 +43,7 @@ pytestmark = pytest.mark.django_db(databases=BOTH_DATABASES)
 
 CONFIRM = r"/v1/payment_intents/pi_\w+/confirm"
 CREATE = r"/v1/payment_intents"
+READ = r"/v1/payment_intents(/pi_\w+)?"  # listing, or one PaymentIntent by id
 
 
 def ledger_is_clean() -> None:
@@ -193,7 +194,7 @@ def test_rate_limited_until_the_retries_run_out_is_not_charged_and_retryable(api
 def test_an_unreachable_stripe_leaves_the_order_for_reconciliation(api, stripe_proxy, settings):
     stripe_proxy.fault("POST", CONFIRM, "lose")  # charged, answer lost …
     # … and every lookup after the first (which found no intent yet) refused.
-    stripe_proxy.fault("GET", CREATE, "503", times=None, after=1)
+    stripe_proxy.fault("GET", READ, "503", times=None, after=1)
 
     _, _, order_id, _, response = buy(api)
 

@@ -17,7 +17,7 @@ from checkout.models import Order, OrderStatus, Payment, PaymentStatus, WebhookE
 from checkout.sweeps import run_sweeps
 from tests.fixtures import BOTH_DATABASES, assert_books_balance
 from tests.localstripe import API_KEY, intents
-from tests.test_stripe_provider import CONFIRM, CREATE, buy, ledger_is_clean
+from tests.test_stripe_provider import CONFIRM, READ, buy, ledger_is_clean
 
 pytestmark = pytest.mark.django_db(databases=BOTH_DATABASES)
 
@@ -53,7 +53,7 @@ def test_the_succeeded_event_settles_an_order_whose_answer_was_lost(api, stripe_
     """The seeds' hardest case: Stripe charged, the answer was lost and Stripe then stayed
     away; its webhook settles the order at once, exactly one charge, whatever comes after."""
     stripe_proxy.fault("POST", CONFIRM, "lose")
-    stripe_proxy.fault("GET", CREATE, "503", times=None, after=1)
+    stripe_proxy.fault("GET", READ, "503", times=None, after=1)
     product, _, order_id, _, response = buy(api)
     assert Order.objects.get(pk=order_id).status == OrderStatus.PAYMENT_PENDING, response.body
     stripe_proxy.faults.clear()
@@ -108,7 +108,7 @@ def test_a_refund_made_in_stripe_cancels_the_order_once(api, stripe_provider, se
 def _pending_order(api, proxy) -> tuple:
     """Stripe captured, the answer was lost and every lookup after the first failed."""
     proxy.fault("POST", CONFIRM, "lose")
-    proxy.fault("GET", CREATE, "503", times=None, after=1)
+    proxy.fault("GET", READ, "503", times=None, after=1)
     product, _, order_id, _, response = buy(api)
     assert Order.objects.get(pk=order_id).status == OrderStatus.PAYMENT_PENDING, response.body
     return product, order_id

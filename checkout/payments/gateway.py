@@ -22,6 +22,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 from enum import StrEnum
 from typing import TypeVar
@@ -136,11 +137,16 @@ def charge(
     workflow_id: str = "",
     correlation_id: str = "",
     attempt: int = 1,
+    charge_id: str = "",
+    on_created: Callable[[str], None] | None = None,
 ) -> ChargeOutcome:
     """Charge once (whatever the retries), and say plainly what happened.
 
     `order_id`, `workflow_id` and `correlation_id` go to the provider as the charge's metadata;
-    `attempt` (the saga run) lets a provider tell one run's retries from the next run."""
+    `attempt` (the saga run) lets a provider tell one run's retries from the next run.
+    `charge_id` is the provider's id of the charge already made under the key (if recorded);
+    `on_created(id)` is called when the provider made one and has not yet attempted it, so the
+    caller records it before money can move (retries and the lookup then ask by that id)."""
     provider = get_provider()
     metadata = {
         "order_id": str(order_id),
@@ -152,6 +158,13 @@ def charge(
     started = time.monotonic()
     tries = _Tries()
     timed_out = False
+    known_id = charge_id
+
+    def created(new_id: str) -> None:
+        nonlocal known_id
+        if on_created is not None:
+            on_created(new_id)  # first: if recording fails, nothing is confirmed
+        known_id = new_id
 
     def attempt_charge() -> Charge:
         nonlocal timed_out
@@ -162,6 +175,8 @@ def charge(
                 payment_method_id=payment_method_id,
                 idempotency_key=idempotency_key,  # the same key on every attempt
                 metadata=metadata,
+                charge_id=known_id,
+                on_created=created,
             )
         except ProviderTimeout:
             timed_out = True
@@ -186,7 +201,9 @@ def charge(
             remaining = _setting("PAYMENT_RETRY_DEADLINE_SECONDS", 5.0) - (
                 time.monotonic() - started
             )
-            found = _lookup_outcome(idempotency_key, deadline=remaining, fields=fields)
+            found = _lookup_outcome(
+                idempotency_key, charge_id=known_id, since=None, deadline=remaining, fields=fields
+            )
             outcome = ChargeOutcome(found.result, found.charge, found.decline_code, tries.count)
     _log().info(
         "payment_charge",
@@ -199,12 +216,21 @@ def charge(
     return outcome
 
 
-def _lookup_outcome(idempotency_key: str, *, deadline: float | None, fields: dict) -> ChargeOutcome:
+def _lookup_outcome(
+    idempotency_key: str,
+    *,
+    charge_id: str,
+    since: datetime | None,
+    deadline: float | None,
+    fields: dict,
+) -> ChargeOutcome:
     provider = get_provider()
     tries = _Tries()
     try:
         found = _retried_call(
-            lambda: provider.retrieve_by_idempotency_key(idempotency_key=idempotency_key),
+            lambda: provider.retrieve_by_idempotency_key(
+                idempotency_key=idempotency_key, charge_id=charge_id, since=since
+            ),
             event="payment_lookup",
             fields=fields,
             tries=tries,
@@ -222,11 +248,16 @@ def _lookup_outcome(idempotency_key: str, *, deadline: float | None, fields: dic
     return _outcome_from_charge(found, tries.count)
 
 
-def lookup(*, idempotency_key: str) -> ChargeOutcome:
+def lookup(
+    *, idempotency_key: str, charge_id: str = "", since: datetime | None = None
+) -> ChargeOutcome:
     """Ask the provider what became of a charge (reconciliation). `attempts` counts lookups.
-    Nothing under the key → NOT_CHARGED_TIMEOUT; provider unreachable → UNKNOWN."""
+    Nothing under the key → NOT_CHARGED_TIMEOUT; provider unreachable → UNKNOWN. Pass the
+    recorded `charge_id` and `since` (when the key was first used): see PaymentProvider."""
     fields = {"idempotency_key": idempotency_key}
-    outcome = _lookup_outcome(idempotency_key, deadline=None, fields=fields)
+    outcome = _lookup_outcome(
+        idempotency_key, charge_id=charge_id, since=since, deadline=None, fields=fields
+    )
     _log().info(
         "payment_lookup",
         attempt=outcome.attempts,

@@ -7,7 +7,9 @@ live here (see checkout.payments.gateway); a provider makes exactly one attempt 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 from typing import Protocol
 
@@ -120,9 +122,20 @@ class PaymentProvider(Protocol):
         payment_method_id: str,
         idempotency_key: str,
         metadata: dict,
-    ) -> Charge: ...
+        charge_id: str = "",
+        on_created: Callable[[str], None] | None = None,
+    ) -> Charge:
+        """`charge_id`: the provider's id of the charge made under the key, when the caller
+        knows it. A provider that creates a charge before it attempts it (Stripe) calls
+        `on_created(id)` in between, so the caller can record the id before any money moves."""
+        ...
 
-    def retrieve_by_idempotency_key(self, *, idempotency_key: str) -> Charge | None: ...
+    def retrieve_by_idempotency_key(
+        self, *, idempotency_key: str, charge_id: str = "", since: datetime | None = None
+    ) -> Charge | None:
+        """None only when nothing can ever be captured under the key. `charge_id` (when known)
+        and `since` (when the key was first used) help a provider that cannot search by key."""
+        ...
 
     def retrieve_charge(self, *, charge_id: str) -> Charge: ...
 

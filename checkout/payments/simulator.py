@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal, InvalidOperation
 
 from django.conf import settings
@@ -149,7 +149,11 @@ class SimulatedProvider:
         payment_method_id: str,
         idempotency_key: str,
         metadata: dict,
+        charge_id: str = "",
+        on_created: Callable[[str], None] | None = None,
     ) -> Charge:
+        # charge_id / on_created are not needed: a simulated charge is created and attempted in
+        # one step, and the ledger is searched by key exactly.
         _gate()
         amount = _money(amount, field="amount")
         if not idempotency_key:
@@ -269,7 +273,9 @@ class SimulatedProvider:
 
     # -- reads ----------------------------------------------------------------------------
 
-    def retrieve_by_idempotency_key(self, *, idempotency_key: str) -> Charge | None:
+    def retrieve_by_idempotency_key(
+        self, *, idempotency_key: str, charge_id: str = "", since: datetime | None = None
+    ) -> Charge | None:
         _gate()
         row = (
             SimulatedCharge.objects.using(LEDGER_DB).filter(idempotency_key=idempotency_key).first()

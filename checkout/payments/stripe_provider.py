@@ -35,6 +35,7 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable, Iterable
+from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any, TypeVar
 
@@ -256,6 +257,8 @@ class StripeProvider:
         payment_method_id: str,
         idempotency_key: str,
         metadata: dict,
+        charge_id: str = "",
+        on_created: Callable[[str], None] | None = None,
     ) -> Charge:
         if not idempotency_key:
             raise ProviderRejected("an idempotency key is required", code="INVALID_REQUEST")
@@ -271,7 +274,8 @@ class StripeProvider:
         meta = {str(k): str(v) for k, v in (metadata or {}).items() if v is not None}
         attempt = meta.pop("attempt", "1")
 
-        existing = self._find_intent(idempotency_key)
+        # By id when the caller recorded it: listing only reaches back STRIPE_LOOKUP_WINDOW_SECONDS.
+        existing = self._retrieve(charge_id) if charge_id else self._find_intent(idempotency_key)
         intent = existing
         if existing is None or existing.status == "canceled":
             # A cancelled intent (see _void_unconfirmed) proved "not charged"; this run needs a
@@ -302,6 +306,10 @@ class StripeProvider:
                 "idempotency key already used with other parameters", code="IDEMPOTENCY_KEY_REUSED"
             )
         if intent.status in _UNCONFIRMED_STATES:
+            if on_created is not None and intent.id != charge_id:
+                # The caller records the id before the confirm can move money, so every later
+                # question about this charge goes to this very intent (no window, no guess).
+                on_created(str(intent.id))
             intent = self._confirm(intent.id, key=f"{idempotency_key}-confirm-{attempt}")
         found = charge_from_intent(intent)
         if found.status == ChargeStatus.FAILED:
@@ -368,12 +376,15 @@ class StripeProvider:
             if KEY_FIELD in _metadata(intent):
                 yield intent
 
-    def _find_intent(self, idempotency_key: str) -> Any | None:
+    def _find_intent(self, idempotency_key: str, *, since: datetime | None = None) -> Any | None:
+        start = time.time() - float(settings.STRIPE_LOOKUP_WINDOW_SECONDS)
+        if since is not None:
+            # Back to when the key was first used (a minute's slack for clock skew), however
+            # long ago: "not found" must mean "never made", not "older than the window".
+            start = min(start, since.timestamp() - 60)
         matches = [
             intent
-            for intent in self._intents(
-                since=time.time() - float(settings.STRIPE_LOOKUP_WINDOW_SECONDS)
-            )
+            for intent in self._intents(since=start)
             if _metadata(intent).get(KEY_FIELD) == idempotency_key
         ]
         # Normally one. Should an unconfirmed twin exist (a create whose answer was lost), the
@@ -381,7 +392,9 @@ class StripeProvider:
         matches.sort(key=lambda intent: (_RANK.get(intent.status, 2), -(intent.created or 0)))
         return matches[0] if matches else None
 
-    def retrieve_by_idempotency_key(self, *, idempotency_key: str) -> Charge | None:
+    def retrieve_by_idempotency_key(
+        self, *, idempotency_key: str, charge_id: str = "", since: datetime | None = None
+    ) -> Charge | None:
         """What became of the charge made under our provider key; None when nothing can ever be
         captured under it: no PaymentIntent, or one cancelled before it was confirmed (an
         unconfirmed one is cancelled here first, see the module docstring). Callers ask only
@@ -391,12 +404,17 @@ class StripeProvider:
         Stripe has no lookup by idempotency key, so the key is also written into the intent's
         metadata and found again by listing the account's PaymentIntents, newest first, back to
         STRIPE_LOOKUP_WINDOW_SECONDS (48 h, past Stripe's 24 h key lifetime and any order's
-        hold). Listing is strongly consistent; the Search API is not (it lags up to a minute, so
+        hold; or back to `since`, when the key was first used, if that is earlier). Callers pass
+        `charge_id` once it is recorded (it is, before any confirm), so listing is only needed
+        for an intent whose create answer never arrived. Listing is strongly consistent; the Search API is not (it lags up to a minute, so
         "not found" right after a time-out would mean nothing) and localstripe lacks it. The
         cost is one listing of the window's intents per lookup, fine for a small shop; a large
         one would keep the intent id locally or list per Stripe Customer instead.
         """
-        intent = self._find_intent(idempotency_key)
+        if charge_id:
+            intent = self._retrieve(charge_id)
+        else:
+            intent = self._find_intent(idempotency_key, since=since)
         if intent is not None and intent.status in _UNCONFIRMED_STATES:
             intent = self._void_unconfirmed(intent, idempotency_key=idempotency_key)
         if intent is None or intent.status == "canceled" or charge_status(intent) is None:
