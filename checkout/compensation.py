@@ -33,7 +33,7 @@ from checkout.models import (
     SagaStepStatus,
 )
 from checkout.payments import gateway
-from checkout.payments.provider import ProviderError
+from checkout.payments.provider import ChargeStatus, ProviderError, ProviderRejected
 from giftgenius import workflow as flow
 from giftgenius.errors import ERROR_CATALOG
 from giftgenius.models import Product, Step, WorkflowContext
@@ -49,7 +49,14 @@ OPEN_STATUSES = (
 
 
 class RefundFailed(Exception):
-    """The provider could not refund; nothing after the refund was done."""
+    """The provider could not refund; nothing after the refund was done. `rejected`: the
+    provider refused the request itself (4xx), so asking again cannot help; otherwise it was
+    unreachable and a later try may succeed."""
+
+    def __init__(self, code: str, *, rejected: bool) -> None:
+        super().__init__(code)
+        self.code = code
+        self.rejected = rejected
 
 
 @dataclass(frozen=True)
@@ -96,12 +103,16 @@ def compensate(
 
 
 def refund_payments(*, order: Order, correlation_id: str) -> Decimal:
-    """Refund every captured, not yet refunded payment of the order. Raises RefundFailed."""
+    """Refund every captured, not yet refunded payment of the order; returns what this call
+    refunded. Raises RefundFailed.
+
+    What to refund is what the provider still holds, read first: refunds made at the provider
+    (its dashboard, or one of ours whose answer was lost) may not be in our books yet, and asking
+    for more than it holds is refused every time. Nothing held any more: already done."""
     total = ZERO
     captured = order.payments.filter(status=PaymentStatus.SUCCEEDED).order_by("attempt", "pk")
     for payment in captured:
-        remaining = payment.amount - payment.refunded_amount
-        if remaining <= 0:
+        if payment.amount - payment.refunded_amount <= 0:
             continue
         row = saga.record_step(
             order,
@@ -112,10 +123,15 @@ def refund_payments(*, order: Order, correlation_id: str) -> Decimal:
         )
         saga.checkpoint(order.pk, SagaStepName.REFUND, SagaStepStatus.STARTED)
         try:  # outside any transaction: the provider is an external system
-            refund = gateway.refund(
-                charge_id=payment.provider_charge_id,
-                amount=remaining,
-                idempotency_key=f"{payment.provider_idempotency_key}-refund",
+            held = still_held(payment=payment)
+            refund = (
+                gateway.refund(
+                    charge_id=payment.provider_charge_id,
+                    amount=held,
+                    idempotency_key=f"{payment.provider_idempotency_key}-refund",
+                )
+                if held > 0
+                else None
             )
         except ProviderError as exc:
             saga.finish_step(
@@ -126,12 +142,12 @@ def refund_payments(*, order: Order, correlation_id: str) -> Decimal:
                 error_code="PAYMENT_PROVIDER_ERROR",
                 detail=f"The refund could not be made ({exc.code}); nothing else was changed.",
             )
-            raise RefundFailed(exc.code) from exc
+            raise RefundFailed(exc.code, rejected=isinstance(exc, ProviderRejected)) from exc
         with transaction.atomic():
             marked = Payment.objects.filter(pk=payment.pk, status=PaymentStatus.SUCCEEDED).update(
                 status=PaymentStatus.REFUNDED,
-                refunded_amount=payment.amount,
-                provider_refund_id=refund.id,
+                refunded_amount=payment.amount,  # all of it is back: ours and the provider's
+                provider_refund_id=refund.id if refund else payment.provider_refund_id,
             )
             if not marked:
                 # Another caller (a second rollback, the person's cancel_order) refunded it
@@ -145,10 +161,28 @@ def refund_payments(*, order: Order, correlation_id: str) -> Decimal:
                     detail="Already refunded by another cancellation running at the same time.",
                 )
                 continue
-            saga.finish_step(row, order, SagaStepStatus.SUCCEEDED, correlation_id=correlation_id)
+            saga.finish_step(
+                row,
+                order,
+                SagaStepStatus.SUCCEEDED,
+                correlation_id=correlation_id,
+                detail=""
+                if refund
+                else "Already refunded in full at the provider; nothing left to refund.",
+            )
         saga.checkpoint(order.pk, SagaStepName.REFUND, SagaStepStatus.SUCCEEDED)
-        total += remaining
+        total += held
     return total
+
+
+def still_held(*, payment: Payment) -> Decimal:
+    """What the provider still holds of a payment we recorded as captured. Raises
+    ProviderError. A charge the provider does not show as captured is answered with what our
+    books say is left, so the refund asks for it and the provider's refusal is reported."""
+    charge = gateway.retrieve(charge_id=payment.provider_charge_id)
+    if charge.status != ChargeStatus.SUCCEEDED:
+        return payment.amount - payment.refunded_amount
+    return max(charge.net_captured, ZERO)
 
 
 def release_and_close(
@@ -354,20 +388,20 @@ def cancel(*, order: Order, reason: str, actor: str, correlation_id: str) -> Rol
                     expected_statuses=(OrderStatus.COMPLETED,),
                     correlation_id=correlation_id,
                 )
-            except RefundFailed:
-                return RollbackOutcome(
-                    REFUSED,
-                    "The refund could not be made because the payment service is unavailable. Nothing "
-                    "was changed: the order is still completed. Try again later.",
-                    order,
-                    code="PAYMENT_PROVIDER_ERROR",
+            except RefundFailed as exc:
+                return _refund_refused(
+                    exc, order, consequence="Nothing was changed: the order is still completed."
                 )
             if done.closed:
+                # What this cancellation refunded: part or all may have been refunded before it.
+                refunded = (
+                    f"Refunded {done.refunded} {order.currency},"
+                    if done.refunded
+                    else "The payment had already been refunded at the payment provider;"
+                )
                 return RollbackOutcome(
                     ROLLED_BACK,
-                    # What this cancellation refunded: part may have been refunded before it.
-                    f"Refunded {done.refunded} {order.currency}, released the stock and cancelled "
-                    "the order.",
+                    f"{refunded} released the stock and cancelled the order.",
                     done.order,
                     done.refunded,
                 )
@@ -408,13 +442,12 @@ def _refund_leftovers(
     """A closed order keeps no money: refund a capture that came in after it was closed."""
     try:
         refunded = refund_payments(order=order, correlation_id=correlation_id)
-    except RefundFailed:
-        return RollbackOutcome(
-            REFUSED,
-            "The order is closed and can no longer be retried, but a leftover charge could not "
-            "be refunded (the payment service is unavailable). Try again later.",
+    except RefundFailed as exc:
+        return _refund_refused(
+            exc,
             order,
-            code="PAYMENT_PROVIDER_ERROR",
+            consequence="The order is closed and can no longer be retried, but a leftover charge "
+            "was not refunded.",
         )
     closed_text = (
         "closed for good: the person can no longer retry this order." if closed_now else ""
@@ -435,6 +468,26 @@ def _refund_leftovers(
             order,
         )
     return RollbackOutcome(ALREADY, f"The order is already {order.status}; nothing to do.", order)
+
+
+def _refund_refused(exc: RefundFailed, order: Order, *, consequence: str) -> RollbackOutcome:
+    """Why a refund failed, told apart: an unreachable service may answer a later try; a refusal
+    (4xx) will not change by trying again and needs a person to look at the payment."""
+    if exc.rejected:
+        return RollbackOutcome(
+            REFUSED,
+            f"The payment service refused the refund ({exc.code}). {consequence} Trying again will "
+            "not help: the payment needs to be checked by staff.",
+            order,
+            code="PAYMENT_REJECTED",
+        )
+    return RollbackOutcome(
+        REFUSED,
+        f"The refund could not be made because the payment service is unavailable. {consequence} "
+        "Try again later.",
+        order,
+        code="PAYMENT_PROVIDER_ERROR",
+    )
 
 
 def roll_back_order(*, order_id: object, reason: str, actor: str) -> RollbackOutcome:

@@ -5,14 +5,17 @@ in the Stripe dashboard before our books know of them."""
 from __future__ import annotations
 
 import time
+from decimal import Decimal
 
 import pytest
 
+from checkout import compensation
 from checkout.models import Order, OrderStatus, Payment, PaymentStatus
 from checkout.sweeps import run_sweeps
 from tests.fixtures import BOTH_DATABASES, assert_books_balance, commit
 from tests.localstripe import intents
 from tests.test_stripe_provider import CONFIRM, READ, buy, ledger_is_clean
+from tests.test_stripe_webhooks import localstripe
 
 pytestmark = pytest.mark.django_db(databases=BOTH_DATABASES)
 
@@ -103,3 +106,79 @@ def test_a_retry_long_after_the_keys_expired_confirms_no_second_intent(api, stri
     assert Payment.objects.get(order_id=order_id).provider_charge_id == first["id"]
     ledger_is_clean()
     assert_books_balance(product, initial={product.pk: 5})
+
+
+# --- refunds made at Stripe that our books do not know yet -------------------------------------
+
+
+def _refund_at_stripe(url: str, **amount) -> None:
+    [intent] = intents(url)
+    localstripe(url, "POST", "/v1/refunds", payment_intent=intent["id"], **amount)
+
+
+def _cancel(order_id):
+    return compensation.cancel(
+        order=Order.objects.get(pk=order_id),
+        reason="changed my mind",
+        actor="the person",
+        correlation_id="test",
+    )
+
+
+def test_cancel_after_a_partial_refund_at_stripe_refunds_the_rest(api, stripe_provider):
+    product, _, order_id, _, response = buy(api)
+    assert response.body["status"] == "completed", response.body
+    _refund_at_stripe(stripe_provider, amount=1000)  # its charge.refunded not delivered yet
+
+    out = _cancel(order_id)
+
+    assert out.outcome == compensation.ROLLED_BACK, out.detail
+    assert out.refunded == Decimal("20.00") and "Refunded 20.00 USD," in out.detail
+    assert Order.objects.get(pk=order_id).status == OrderStatus.CANCELLED
+    payment = Payment.objects.get(order_id=order_id)
+    assert payment.status == PaymentStatus.REFUNDED and payment.refunded_amount == payment.amount
+    assert intents(stripe_provider)[0]["latest_charge"]["amount_refunded"] == 3000
+    ledger_is_clean()
+    assert_books_balance(product, initial={product.pk: 5})
+
+
+def test_cancel_after_a_full_refund_at_stripe_just_closes_the_order(api, stripe_provider):
+    product, _, order_id, _, _ = buy(api)
+    _refund_at_stripe(stripe_provider)
+
+    out = _cancel(order_id)
+
+    assert out.outcome == compensation.ROLLED_BACK, out.detail
+    assert out.refunded == Decimal("0.00") and "already been refunded" in out.detail
+    assert len(localstripe(stripe_provider, "GET", "/v1/refunds")["data"]) == 1  # none of ours
+    ledger_is_clean()
+    assert_books_balance(product, initial={product.pk: 5})
+
+
+def test_a_closed_order_whose_capture_stripe_refunded_is_settled_by_the_sweep(api, stripe_provider):
+    # A late capture on a failed order (Payment recorded succeeded), refunded in the dashboard
+    # before the sweep gave it back: it must not fail on every pass.
+    _, _, order_id, _, _ = buy(api)
+    Order.objects.filter(pk=order_id).update(
+        status=OrderStatus.FAILED, failure_code="PAYMENT_TIMEOUT"
+    )
+    _refund_at_stripe(stripe_provider)
+
+    reports = [run_sweeps(older_than_seconds=0) for _ in range(2)]
+
+    assert [r.errors for r in reports] == [0, 0]
+    payment = Payment.objects.get(order_id=order_id)
+    assert payment.status == PaymentStatus.REFUNDED and payment.refunded_amount == payment.amount
+    ledger_is_clean()
+
+
+def test_a_refund_stripe_refuses_is_not_reported_as_an_outage(api, stripe_provider):
+    _, _, order_id, _, _ = buy(api)
+    Payment.objects.filter(order_id=order_id).update(provider_charge_id="pi_unknowntostripe")
+
+    out = _cancel(order_id)
+
+    assert (out.outcome, out.code) == (compensation.REFUSED, "PAYMENT_REJECTED")
+    assert "refused the refund (NO_SUCH_CHARGE)" in out.detail
+    assert "unavailable" not in out.detail and "Try again later" not in out.detail
+    assert Order.objects.get(pk=order_id).status == OrderStatus.COMPLETED
