@@ -318,10 +318,10 @@ def _settle_payments(order: Order, *, correlation_id: str) -> str:
         raise ProviderUnavailable("the provider could not say; tried again later")
     if not _moves(payment.status, outcome.result):
         return AGREED
-    saga.apply_charge_outcome(
+    settled = saga.apply_charge_outcome(
         order=order, payment=payment, outcome=outcome, step=None, correlation_id=correlation_id
     )
-    return f"Settled: the provider says {outcome.result}."
+    return f"Settled: the provider says {outcome.result}; the order is {settled.order.status}."
 
 
 def _record_provider_refunds(order: Order, *, correlation_id: str) -> str:
@@ -332,6 +332,7 @@ def _record_provider_refunds(order: Order, *, correlation_id: str) -> str:
     refund, so the order is not completed); while it stays undecided the event is retried
     later rather than marked applied with nothing done."""
     undecided = (PaymentStatus.PENDING, PaymentStatus.UNKNOWN)
+    settled = ""
     if order.payments.filter(status__in=undecided).exists():
         settled = _settle_payments(order, correlation_id=correlation_id)
         if order.payments.filter(status__in=undecided).exists():
@@ -362,7 +363,7 @@ def _record_provider_refunds(order: Order, *, correlation_id: str) -> str:
                 )
                 recorded += 1
     if not recorded:
-        return "Refunds already recorded."
+        return settled or "Refunds already recorded."
     order.refresh_from_db()
     if (
         order.status == OrderStatus.COMPLETED

@@ -132,6 +132,9 @@ def test_a_refund_of_a_payment_not_yet_settled_cancels_the_order_instead_of_comp
     receipt = deliver("charge.refunded", charge, secret=settings.STRIPE_WEBHOOK_SECRET)
 
     assert receipt["status"] == "applied"
+    outcome = WebhookEvent.objects.get(event_id=receipt["event_id"]).outcome
+    # Captured, then refunded: settled, and not as completed.
+    assert outcome == "Settled: the provider says succeeded; the order is cancelled.", outcome
     order = Order.objects.get(pk=order_id)
     assert order.status == OrderStatus.CANCELLED, order.status
     payment = Payment.objects.get(order_id=order_id)
