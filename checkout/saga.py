@@ -474,19 +474,12 @@ def apply_charge_outcome(
             Reservation.objects.filter(order=order, status=ReservationStatus.HELD).update(
                 expires_at=hold_expiry()
             )
-            if step is not None:
-                finish_step(
-                    step,
-                    order,
-                    SagaStepStatus.PENDING,
-                    correlation_id=correlation_id,
-                    detail=detail,
-                )
-            elif moved:
-                record_step(
-                    order,
-                    SagaStepName.RECONCILE,
-                    SagaStepStatus.PENDING,
+            if step is not None or moved:  # a lookup that changed nothing writes no step
+                _finish_charge_step(
+                    step=step,
+                    order=order,
+                    payment=payment,
+                    status=SagaStepStatus.PENDING,
                     correlation_id=correlation_id,
                     detail=detail,
                 )
@@ -501,37 +494,29 @@ def apply_charge_outcome(
     if result == ChargeResult.SUCCEEDED:
         with transaction.atomic():
             _record_payment(payment, PaymentStatus.SUCCEEDED, charge_id=charge_id)
-            if step is not None:
-                finish_step(step, order, SagaStepStatus.SUCCEEDED, correlation_id=correlation_id)
-            else:
-                record_step(
-                    order,
-                    SagaStepName.RECONCILE,
-                    SagaStepStatus.SUCCEEDED,
-                    correlation_id=correlation_id,
-                    attempt=payment.attempt,
-                    detail="The provider confirmed the charge.",
-                )
+            _finish_charge_step(
+                step=step,
+                order=order,
+                payment=payment,
+                status=SagaStepStatus.SUCCEEDED,
+                correlation_id=correlation_id,
+                reconcile_detail="The provider confirmed the charge.",
+            )
         checkpoint(order.pk, SagaStepName.CHARGE_CARD, SagaStepStatus.SUCCEEDED)
         return complete(order=order, correlation_id=correlation_id)
 
     code = failure_code_for(outcome)
     with transaction.atomic():
         _record_payment(payment, PaymentStatus.FAILED, charge_id=charge_id, error_code=code)
-        if step is not None:
-            finish_step(
-                step, order, SagaStepStatus.FAILED, correlation_id=correlation_id, error_code=code
-            )
-        else:
-            record_step(
-                order,
-                SagaStepName.RECONCILE,
-                SagaStepStatus.FAILED,
-                correlation_id=correlation_id,
-                attempt=payment.attempt,
-                error_code=code,
-                detail="The provider says nothing was charged.",
-            )
+        _finish_charge_step(
+            step=step,
+            order=order,
+            payment=payment,
+            status=SagaStepStatus.FAILED,
+            correlation_id=correlation_id,
+            error_code=code,
+            reconcile_detail="The provider says nothing was charged.",
+        )
     checkpoint(order.pk, SagaStepName.CHARGE_CARD, SagaStepStatus.FAILED)
     compensation.compensate(
         order_id=order.pk,
@@ -540,6 +525,35 @@ def apply_charge_outcome(
         correlation_id=correlation_id,
     )
     return SagaOutcome(_fresh(order.pk), code)
+
+
+def _finish_charge_step(
+    *,
+    step: SagaStep | None,
+    order: Order,
+    payment: Payment,
+    status: str,
+    correlation_id: str,
+    detail: str = "",
+    error_code: str = "",
+    reconcile_detail: str | None = None,
+) -> None:
+    """Record what the provider said: the charge step the saga started is finished, or, for a
+    lookup (recovery, reconciliation, a webhook: `step` None), a reconcile step is written."""
+    if step is not None:
+        finish_step(
+            step, order, status, correlation_id=correlation_id, error_code=error_code, detail=detail
+        )
+    else:
+        record_step(
+            order,
+            SagaStepName.RECONCILE,
+            status,
+            correlation_id=correlation_id,
+            attempt=payment.attempt,
+            error_code=error_code,
+            detail=reconcile_detail if reconcile_detail is not None else detail,
+        )
 
 
 REFUNDED_AT_PROVIDER = (
@@ -568,19 +582,14 @@ def _refunded_before_completion(
             provider_charge_id=charge.id,
             error_code="",
         )
-        if step is not None:
-            finish_step(
-                step, order, SagaStepStatus.SUCCEEDED, correlation_id=correlation_id, detail=detail
-            )
-        else:
-            record_step(
-                order,
-                SagaStepName.RECONCILE,
-                SagaStepStatus.SUCCEEDED,
-                correlation_id=correlation_id,
-                attempt=payment.attempt,
-                detail=detail,
-            )
+        _finish_charge_step(
+            step=step,
+            order=order,
+            payment=payment,
+            status=SagaStepStatus.SUCCEEDED,
+            correlation_id=correlation_id,
+            detail=detail,
+        )
     compensation.compensate(
         order_id=order.pk,
         failure_code="",
