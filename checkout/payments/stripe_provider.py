@@ -14,9 +14,11 @@ after a confirm was sent proves nothing: the confirm may be in flight or still b
 and capture after we answered. So a lookup that finds an unconfirmed intent CANCELS it first: a
 cancel Stripe accepts proves the intent can never capture (a late confirm is then refused), and
 a cancel refused because the intent moved on is answered by what it now is. A rerun of the order
-that finds its intent cancelled makes a fresh one ("<key>-create-<saga attempt>"). `Charge.id` is the
-PaymentIntent id ("pi_..."), which the saga stores as Payment.provider_charge_id; the intent's
-metadata carries order_id, workflow_id, correlation_id and our key.
+that finds its intent cancelled makes a fresh one ("<key>-create-<saga attempt>").
+
+`Charge.id` is the PaymentIntent id ("pi_..."), which the saga stores as
+Payment.provider_charge_id; the intent's metadata carries order_id, workflow_id, correlation_id
+and our key.
 
 Each call is exactly one attempt (the SDK's own retries are off): retrying is the gateway's job.
 Stripe's errors become the provider errors the gateway knows:
@@ -406,8 +408,9 @@ class StripeProvider:
         STRIPE_LOOKUP_WINDOW_SECONDS (48 h, past Stripe's 24 h key lifetime and any order's
         hold; or back to `since`, when the key was first used, if that is earlier). Callers pass
         `charge_id` once it is recorded (it is, before any confirm), so listing is only needed
-        for an intent whose create answer never arrived. Listing is strongly consistent; the Search API is not (it lags up to a minute, so
-        "not found" right after a time-out would mean nothing) and localstripe lacks it. The
+        for an intent whose create answer never arrived. Listing is strongly consistent; the
+        Search API is not (it lags up to a minute, so "not found" right after a time-out would
+        mean nothing) and localstripe lacks it. The
         cost is one listing of the window's intents per lookup, fine for a small shop; a large
         one would keep the intent id locally or list per Stripe Customer instead.
         """
