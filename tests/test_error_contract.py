@@ -7,7 +7,7 @@ import pytest
 
 from giftgenius.errors import ERROR_CATALOG, ErrorType, Severity
 from giftgenius.models import ToolCallLog, WorkflowContext
-from tests.fixtures import BRIEF, start
+from tests.fixtures import BRIEF, SHIPPING, prepare, start
 
 pytestmark = pytest.mark.usefixtures("demo_catalog")
 
@@ -108,24 +108,9 @@ def test_a_money_field_says_it_is_a_number_with_its_bounds(api):
 
 
 def test_an_unknown_nested_field_lists_the_fields_of_its_own_object(api):
-    shipping = {
-        "name": "A",
-        "line1": "1 Main St",
-        "city": "X",
-        "postal_code": "12345",
-        "country": "US",
-    }
-    error = api.call(
-        "prepare_order",
-        {
-            "workflow_id": start(api),
-            "payment_method_id": "pm_card_visa",
-            "shipping": {**shipping, "phone": "555"},
-            "idempotency_key": "key-12345678",
-        },
-    ).error
+    error = prepare(api, start(api), shipping={**SHIPPING, "phone": "555"}).error
     assert error["field"] == "shipping.phone"
-    assert error["allowed_values"] == sorted(shipping)
+    assert error["allowed_values"] == sorted(SHIPPING)
     assert "Accepted fields: city, country, line1, name, postal_code." in error["message"]
 
 
@@ -145,16 +130,7 @@ def test_a_product_id_of_true_is_not_product_1(api):
 
 
 def test_a_long_list_of_allowed_values_is_carried_once_not_spelled_out_in_the_message(api):
-    shipping = {"name": "A", "line1": "1 Main St", "city": "X", "postal_code": "12345"}
-    error = api.call(
-        "prepare_order",
-        {
-            "workflow_id": start(api),
-            "payment_method_id": "pm_card_visa",
-            "shipping": {**shipping, "country": "XX"},
-            "idempotency_key": "key-12345678",
-        },
-    ).error
+    error = prepare(api, start(api), shipping={**SHIPPING, "country": "XX"}).error
     assert error["field"] == "shipping.country"
     assert len(error["allowed_values"]) > 200 and "US" in error["allowed_values"]
     assert len(error["message"]) < 300, error["message"]
