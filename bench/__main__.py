@@ -90,9 +90,9 @@ def prepare_database(env: dict[str, str], *, root: Path = ROOT) -> str:
         subprocess.run(manage + args, cwd=root, env=env, check=True, stdout=subprocess.DEVNULL)
     script = (
         "import django; django.setup();"
-        "from giftgenius.models import Product; Product.objects.filter(active=True).update(stock=1000000);"
+        "from gifts.models import Product; Product.objects.filter(active=True).update(stock=1000000);"
         "from django.contrib.auth import get_user_model;"
-        "from giftgenius.principals import issue_api_token;"
+        "from tool_runtime.principals import issue_api_token;"
         "u,_=get_user_model().objects.get_or_create(username='bench');"
         # The catalog's statistics, as autovacuum gathers them soon after a bulk load on a
         # server where it is on (this machine's PostgreSQL runs with it off). Only the catalog:

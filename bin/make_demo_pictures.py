@@ -12,7 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from giftgenius.demo_catalog import CATEGORY_CODES, PICTURE_SIZE, picture_path  # noqa: E402
+from gifts.demo_catalog import CATEGORY_CODES, PICTURE_SIZE, picture_path  # noqa: E402
 
 MAX_BYTES = 8 * 1024
 

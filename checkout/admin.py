@@ -18,7 +18,6 @@ from django.utils.html import format_html
 
 from checkout import staff_rollback, webhooks
 from checkout.models import (
-    IdempotencyKey,
     Order,
     OrderLine,
     ParkedWebhookEvent,
@@ -31,7 +30,7 @@ from checkout.models import (
     WebhookEvent,
     WebhookEventStatus,
 )
-from giftgenius.admin import RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin, ViewOnlyInline
+from tool_runtime.admin import RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin, ViewOnlyInline
 
 ROLLBACK_PERMISSION = "checkout.rollback_order"
 
@@ -249,24 +248,6 @@ class PaymentAdmin(RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin):
     search_fields = ["provider_idempotency_key", "provider_charge_id", "provider_refund_id"]
     uuid_search_fields = ("order_id",)
     list_select_related = ["order"]
-
-
-@admin.register(IdempotencyKey)
-class IdempotencyKeyAdmin(ViewOnlyAdmin):
-    list_display = [
-        "key",
-        "tool",
-        "principal",
-        "status",
-        "http_status",
-        "correlation_id",
-        "created_at",
-        "expires_at",
-    ]
-    list_filter = ["status", "tool", "http_status", "created_at"]
-    search_fields = ["key", "correlation_id", "principal"]
-    # response_meta is widget-only and can hold a purchase confirmation token: never shown.
-    exclude = ["response_meta"]
 
 
 @admin.register(SagaStep)

@@ -6,5 +6,8 @@ class CheckoutConfig(AppConfig):
     verbose_name = "Checkout"
 
     def ready(self) -> None:
-        # Registers the commerce tools in the shared tool registry.
-        from checkout import tools  # noqa: F401
+        from checkout import errors, tools  # noqa: F401 (declare the codes, register the tools)
+        from checkout.services import WorkflowCheckout
+        from gifts.hooks import attach_checkout
+
+        attach_checkout(WorkflowCheckout())

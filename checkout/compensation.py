@@ -21,7 +21,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone, translation
 
-from checkout import saga
+from checkout import saga, selectors
+from checkout.errors import RETRYABLE_FAILURES
 from checkout.models import (
     Order,
     OrderStatus,
@@ -34,9 +35,9 @@ from checkout.models import (
 )
 from checkout.payments import gateway
 from checkout.payments.provider import ChargeStatus, ProviderError, ProviderRejected
-from giftgenius import workflow as flow
-from giftgenius.errors import ERROR_CATALOG
-from giftgenius.models import Product, Step, WorkflowContext
+from gifts import workflow as flow
+from gifts.models import Product, Step, WorkflowContext
+from tool_runtime.errors import ERROR_CATALOG
 
 ZERO = Decimal("0.00")
 FINAL_STATUSES = (OrderStatus.FAILED, OrderStatus.CANCELLED)
@@ -201,7 +202,7 @@ def release_and_close(
     workflow_id = Order.objects.filter(pk=order_id).values_list("workflow_id", flat=True).first()
     with transaction.atomic():
         # Lock order everywhere in checkout: workflow, then order, then stock.
-        workflow = saga.lock_workflow(workflow_id) if rollback_workflow else None
+        workflow = saga.lock_workflow(workflow_id, with_order=True) if rollback_workflow else None
         order = Order.objects.select_for_update().get(pk=order_id)
         if order.status not in expected_statuses:
             return False
@@ -236,7 +237,7 @@ def release_and_close(
         fields = ["status", "failure_code", "failure_message", "updated_at"]
         # The confirmation token dies with any end the person cannot retry from.
         if order.confirmation_used_at is None and (
-            final_status == OrderStatus.CANCELLED or failure_code not in saga.RETRYABLE_FAILURES
+            final_status == OrderStatus.CANCELLED or failure_code not in RETRYABLE_FAILURES
         ):
             order.confirmation_used_at = timezone.now()
             fields.append("confirmation_used_at")
@@ -264,26 +265,16 @@ def _roll_back_workflow(workflow: WorkflowContext, order: Order, previous: str) 
             flow.move(workflow, Step.FAILED)
             workflow.save(update_fields=["current_step", "visited_steps", "updated_at"])
         return
-    draft_id = workflow.draft_order_id
+    draft_id = selectors.workflow_order_id(workflow=workflow)
     other_live_draft = (
         draft_id not in (None, order.pk)
         and Order.objects.filter(pk=draft_id, status__in=saga.LIVE_STATUSES).exists()
     )
     if other_live_draft:
         return  # a newer order owns the checkout now
-    workflow.draft_order = None
-    workflow.selected_payment_method = ""
     if workflow.current_step == Step.CHECKOUT:
         flow.move(workflow, Step.GIFT_SELECTED)
-    workflow.save(
-        update_fields=[
-            "current_step",
-            "visited_steps",
-            "draft_order",
-            "selected_payment_method",
-            "updated_at",
-        ]
-    )
+        workflow.save(update_fields=["current_step", "visited_steps", "updated_at"])
 
 
 # --- entry points -------------------------------------------------------------------------------

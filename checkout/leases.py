@@ -1,4 +1,4 @@
-"""An order's short lease (Order.sweep_claimed_until): whoever holds it is the one settling the
+"""An order's short lease (Order.lease_until): whoever holds it is the one settling the
 order with the provider, a sweep or a webhook. A lease, not a lock, because provider calls
 are made while holding it and no database lock is ever held across one."""
 
@@ -15,7 +15,7 @@ LEASE = timedelta(minutes=2)
 
 
 def free_or_expired(now: datetime) -> Q:
-    return Q(sweep_claimed_until__isnull=True) | Q(sweep_claimed_until__lt=now)
+    return Q(lease_until__isnull=True) | Q(lease_until__lt=now)
 
 
 def claim_order(*, order_id: object) -> datetime | None:
@@ -25,13 +25,11 @@ def claim_order(*, order_id: object) -> datetime | None:
     taken = (
         Order.objects.filter(pk=order_id)
         .filter(free_or_expired(now))
-        .update(sweep_claimed_until=lease_until)
+        .update(lease_until=lease_until)
     )
     return lease_until if taken else None
 
 
 def release_order(*, order_id: object, lease_until: datetime) -> None:
     """Release only our own lease: a holder that outlived it must not free another's."""
-    Order.objects.filter(pk=order_id, sweep_claimed_until=lease_until).update(
-        sweep_claimed_until=None
-    )
+    Order.objects.filter(pk=order_id, lease_until=lease_until).update(lease_until=None)

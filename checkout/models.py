@@ -1,4 +1,4 @@
-"""Orders, stock holds, payments, idempotency keys, the saga step log and the rollback audit."""
+"""Orders, stock holds, payments, the saga step log and the rollback audit."""
 
 import uuid
 
@@ -22,7 +22,7 @@ class Order(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="orders"
     )
     workflow = models.ForeignKey(
-        "giftgenius.WorkflowContext",
+        "gifts.WorkflowContext",
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
@@ -42,8 +42,9 @@ class Order(models.Model):
     expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
     # Saga run number: a retry after a retryable, compensated failure runs the saga again.
     saga_attempt = models.PositiveSmallIntegerField(default=1)
-    # A sweep's short lease on the order, so several sweepers never work on the same order.
-    sweep_claimed_until = models.DateTimeField(null=True, blank=True)
+    # The order's short lease (checkout.leases): whoever holds it, a sweep or a webhook, is the
+    # one settling the order with the provider.
+    lease_until = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now, editable=False, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -58,7 +59,7 @@ class Order(models.Model):
 
 class OrderLine(models.Model):
     order = models.ForeignKey(Order, on_delete=models.CASCADE, related_name="lines")
-    product = models.ForeignKey("giftgenius.Product", on_delete=models.PROTECT, related_name="+")
+    product = models.ForeignKey("gifts.Product", on_delete=models.PROTECT, related_name="+")
     sku = models.CharField(max_length=32)
     name = models.CharField(max_length=200)
     unit_price = models.DecimalField(max_digits=10, decimal_places=2)
@@ -80,7 +81,7 @@ class Reservation(models.Model):
 
     order = models.ForeignKey(Order, on_delete=models.CASCADE, related_name="reservations")
     product = models.ForeignKey(
-        "giftgenius.Product", on_delete=models.PROTECT, related_name="reservations"
+        "gifts.Product", on_delete=models.PROTECT, related_name="reservations"
     )
     quantity = models.PositiveIntegerField(default=1)
     status = models.CharField(
@@ -125,39 +126,6 @@ class Payment(models.Model):
 
     def __str__(self) -> str:
         return f"payment {self.provider_charge_id or self.provider_idempotency_key} ({self.status})"
-
-
-class IdempotencyStatus(models.TextChoices):
-    IN_PROGRESS = "in_progress", "In progress"
-    COMPLETED = "completed", "Completed"
-    RETRYABLE_FAILURE = "retryable_failure", "Failed retryably (may run again)"
-
-
-class IdempotencyKey(models.Model):
-    principal = models.CharField(max_length=150)
-    tool = models.CharField(max_length=64)
-    key = models.CharField(max_length=200)
-    fingerprint = models.CharField(max_length=64)
-    status = models.CharField(max_length=20, choices=IdempotencyStatus.choices)
-    response_body = models.TextField(blank=True, help_text="The exact JSON replayed for this key.")
-    response_meta = models.TextField(blank=True, help_text="Widget-only _meta stored with it.")
-    http_status = models.PositiveSmallIntegerField(default=200)
-    correlation_id = models.CharField(max_length=64, blank=True, db_index=True)
-    locked_at = models.DateTimeField(null=True, blank=True)
-    # Incremented by every run under the key: the compare-and-swap token for taking it over.
-    runs = models.PositiveIntegerField(default=1)
-    created_at = models.DateTimeField(default=timezone.now, editable=False)
-    expires_at = models.DateTimeField(db_index=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=["principal", "tool", "key"], name="idempotency_key_scope"
-            )
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.tool}:{self.key} ({self.status})"
 
 
 class SagaStepName(models.TextChoices):

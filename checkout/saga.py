@@ -31,7 +31,8 @@ from django.db import transaction
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
-from checkout import compensation
+from checkout import compensation, selectors
+from checkout.errors import RETRYABLE_FAILURES
 from checkout.models import (
     Order,
     OrderLine,
@@ -47,16 +48,14 @@ from checkout.models import (
 from checkout.payments import gateway
 from checkout.payments.gateway import ChargeOutcome, ChargeResult
 from checkout.payments.provider import Charge, ProviderError
-from giftgenius import workflow as flow
-from giftgenius.errors import ERROR_CATALOG
-from giftgenius.models import Product, Step, WorkflowContext
-from giftgenius.observability import get_logger
+from gifts import workflow as flow
+from gifts.models import Product, Step, WorkflowContext
+from tool_runtime.errors import ERROR_CATALOG
+from tool_runtime.observability import get_logger
 
 LOGGER = "giftgenius.checkout.saga"  # under the configured "giftgenius" logger
 
 DECLINE_CODES = frozenset({"CARD_DECLINED", "INSUFFICIENT_FUNDS"})
-# Failures after which the same order may run the saga again (fully compensated, retryable).
-RETRYABLE_FAILURES = frozenset(code for code, spec in ERROR_CATALOG.items() if spec.retryable)
 LIVE_STATUSES = (OrderStatus.DRAFT, OrderStatus.PROCESSING, OrderStatus.PAYMENT_PENDING)
 IN_FLIGHT = (OrderStatus.PROCESSING, OrderStatus.PAYMENT_PENDING)  # being paid for
 
@@ -175,10 +174,15 @@ def _fresh(order_id: object) -> Order:
     return Order.objects.get(pk=order_id)
 
 
-def lock_workflow(workflow_id: object) -> WorkflowContext | None:
+def lock_workflow(workflow_id: object, *, with_order: bool = False) -> WorkflowContext | None:
+    """Lock the workflow row (the lock that orders a person's actions on one checkout);
+    `with_order` reads its newest order's id in the same statement."""
     if workflow_id is None:
         return None
-    return WorkflowContext.objects.select_for_update().filter(pk=workflow_id).first()
+    rows = WorkflowContext.objects.select_for_update()
+    if with_order:
+        rows = rows.annotate(newest_order_id=selectors.newest_order_id())
+    return rows.filter(pk=workflow_id).first()
 
 
 # --- forward steps ------------------------------------------------------------------------------
@@ -278,17 +282,7 @@ def reserve_items(*, order: Order, correlation_id: str) -> bool:
             Order.objects.filter(pk=order.pk).update(expires_at=expires_at)
             if workflow is not None and flow.can_move(workflow.current_step, Step.CHECKOUT):
                 flow.move(workflow, Step.CHECKOUT)
-                workflow.draft_order = order
-                workflow.selected_payment_method = order.payment_method_id
-                workflow.save(
-                    update_fields=[
-                        "current_step",
-                        "visited_steps",
-                        "draft_order",
-                        "selected_payment_method",
-                        "updated_at",
-                    ]
-                )
+                workflow.save(update_fields=["current_step", "visited_steps", "updated_at"])
         record_step(
             order,
             SagaStepName.RESERVE_ITEMS,
@@ -336,8 +330,10 @@ def claim(order: Order) -> bool:
     the same lock while they replace or release it.
     """
     with transaction.atomic():
-        workflow = lock_workflow(order.workflow_id)
-        draft_id = workflow.draft_order_id if workflow is not None else order.pk
+        workflow = lock_workflow(order.workflow_id, with_order=True)
+        draft_id = (
+            selectors.workflow_order_id(workflow=workflow) if workflow is not None else order.pk
+        )
         if order.status == OrderStatus.FAILED:
             # A failed checkout left the workflow without a draft; a newer draft replaces it.
             if draft_id not in (None, order.pk):

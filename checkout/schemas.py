@@ -13,7 +13,8 @@ from uuid import UUID
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from giftgenius.schemas import PRINTABLE, StepId, ToolOutput, WorkflowId
+from gifts.schemas import StepId, WorkflowId
+from tool_runtime.schemas import PRINTABLE, ToolOutput
 
 # ISO 3166-1 alpha-2: every officially assigned code (249).
 COUNTRY_CODES = (

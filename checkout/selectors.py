@@ -5,11 +5,12 @@ from __future__ import annotations
 import uuid
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Prefetch
+from django.db.models import OuterRef, Prefetch, Subquery
 
 from checkout.models import Order, OrderLine, Payment
 from checkout.payments.methods import payment_method
-from giftgenius.errors import ERROR_CATALOG, ToolError
+from gifts.models import Step, WorkflowContext
+from tool_runtime.errors import ERROR_CATALOG, ToolError
 
 
 def order_for(*, owner: AbstractBaseUser, order_id: uuid.UUID) -> Order:
@@ -21,6 +22,36 @@ def order_for(*, owner: AbstractBaseUser, order_id: uuid.UUID) -> Order:
             field="order_id",
         )
     return order
+
+
+# Steps at which a workflow has an order: checkout, and the two ends a purchase reaches.
+STEPS_WITH_ORDER = (Step.CHECKOUT, Step.COMPLETED, Step.FAILED)
+
+
+def workflow_orders(*, workflow: WorkflowContext):
+    """The workflow's current order, as a queryset of at most one row: its newest, while the
+    workflow is at checkout or past it. prepare_order replaces a draft by a newer one under the
+    workflow's lock, and a checkout that fails or is left takes the workflow back before
+    checkout, so the newest order is the one the checkout holds."""
+    if workflow.current_step not in STEPS_WITH_ORDER:
+        return Order.objects.none()
+    return Order.objects.filter(workflow_id=workflow.pk).order_by("-created_at")[:1]
+
+
+def newest_order_id() -> Subquery:
+    """The newest order of the workflow row in the outer query (annotate a workflow with it)."""
+    newest = Order.objects.filter(workflow=OuterRef("pk")).order_by("-created_at")
+    return Subquery(newest.values("pk")[:1])
+
+
+def workflow_order_id(*, workflow: WorkflowContext) -> uuid.UUID | None:
+    """The workflow's current order's id; read with the workflow when it was annotated with
+    `newest_order_id` (saga.lock_workflow), otherwise read now."""
+    if workflow.current_step not in STEPS_WITH_ORDER:
+        return None
+    if "newest_order_id" in workflow.__dict__:
+        return workflow.newest_order_id
+    return workflow_orders(workflow=workflow).values_list("pk", flat=True).first()
 
 
 def order_with_history(*, owner: AbstractBaseUser, order_id: uuid.UUID) -> Order:

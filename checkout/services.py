@@ -1,4 +1,4 @@
-"""Writes behind the commerce tools: prepare, commit and cancel an order, release a draft.
+"""Writes behind the commerce tools: prepare, commit and cancel an order, leave checkout.
 
 Each function checks what the person may do with the order now and turns every refusal into
 a catalog error that says what to do next; the saga and the compensations do the work.
@@ -16,8 +16,8 @@ from django.utils import timezone
 from checkout import compensation, saga, selectors
 from checkout.models import Order, OrderStatus
 from checkout.payments.methods import offered_payment_methods
-from giftgenius.errors import ToolError
-from giftgenius.models import WorkflowContext
+from gifts.models import WorkflowContext
+from tool_runtime.errors import ToolError
 
 IN_FLIGHT = saga.IN_FLIGHT
 
@@ -113,6 +113,7 @@ def commit_order(
             # why, from the workflow as it is now.
             workflow.refresh_from_db()
             _check_committable(order, workflow, correlation_id)
+            _check_still_current(order, workflow)
             raise _not_committable(order, "it changed while being confirmed")
     workflow.refresh_from_db()
     return CommittedOrder(order, workflow)
@@ -162,16 +163,25 @@ def _check_committable(order: Order, workflow: WorkflowContext, correlation_id: 
             details={"order_id": str(order.pk), "order_status": order.status},
             next_actions=["get_order", "prepare_order"],
         )
-    current_draft = workflow.draft_order_id  # as loaded for this call
-    if order.status == OrderStatus.DRAFT and current_draft != order.pk:
-        # Two prepare_order calls raced (model and widget): only the workflow's draft may be paid.
-        raise _not_committable(order, f"a newer draft order {current_draft} replaced it")
     if order.status == OrderStatus.FAILED:
-        if current_draft not in (None, order.pk):
-            raise _not_committable(order, f"a newer draft order {current_draft} replaced it")
+        _check_still_current(order, workflow)
         line = order.lines.first()
         if line is None or workflow.selected_product_id != line.product_id:
             raise _not_committable(order, "the person selected a different gift since")
+
+
+def _check_still_current(order: Order, workflow: WorkflowContext) -> None:
+    """Only the workflow's own order may be paid: two prepare_order calls may have raced (model
+    and widget), or a failed order been replaced. The claim checks the same under the workflow
+    lock; this says why it refused."""
+    current = selectors.workflow_order_id(workflow=workflow)
+    replaced = (
+        current != order.pk
+        if order.status == OrderStatus.DRAFT
+        else current not in (None, order.pk)
+    )
+    if order.status in (OrderStatus.DRAFT, OrderStatus.FAILED) and replaced:
+        raise _not_committable(order, f"a newer draft order {current} replaced it")
 
 
 def _not_committable(order: Order, why: str) -> ToolError:
@@ -245,24 +255,31 @@ def cancel_order(
     return result
 
 
-def release_draft_order(
-    *, order_id: uuid.UUID, reason: str = "The person went back from checkout."
-) -> bool:
-    """Cancel the draft and give its stock back: True if this call released it, False if it had
-    already ended unpaid (nothing to release). Raises ORDER_IN_PROGRESS if it is being (or was)
-    paid: the workflow must keep it. The caller (navigate_back) holds the workflow lock, which a
-    commit's claim takes too, and updates the workflow itself."""
-    if compensation.release_draft_order(order_id=order_id, reason=reason):
-        return True
-    order = Order.objects.filter(pk=order_id).first()
-    if order is None or order.status in compensation.FINAL_STATUSES:
-        return False
-    what = "was paid for" if order.status == OrderStatus.COMPLETED else "is being paid for"
-    raise ToolError(
-        "ORDER_IN_PROGRESS",
-        f"Order {order.pk} {what} (status {order.status}); the workflow cannot go back from checkout "
-        "while it runs or after it was paid. Call get_order to follow it.",
-        field="step_id",
-        details={"order_id": str(order.pk), "order_status": order.status},
-        next_actions=["get_order"],
-    )
+class WorkflowCheckout:
+    """Checkout's hooks on the gift workflow (gifts.hooks): its order, and leaving checkout."""
+
+    def order_id(self, *, workflow: WorkflowContext) -> uuid.UUID | None:
+        return selectors.workflow_order_id(workflow=workflow)
+
+    def leave_checkout(self, *, workflow: WorkflowContext) -> list[str]:
+        """Cancel the workflow's draft and give its stock back. Says so, or that the order had
+        already ended unpaid (nothing to release). Raises ORDER_IN_PROGRESS if it is being (or
+        was) paid: the workflow must keep it. The caller (navigate_back) holds the workflow
+        lock, which a commit's claim takes too, and moves the workflow itself."""
+        order_id = selectors.workflow_order_id(workflow=workflow)
+        if order_id is None:
+            return []
+        if compensation.release_draft_order(order_id=order_id, reason="navigated back"):
+            return [f"draft order {order_id} (cancelled, stock released)"]
+        order = Order.objects.filter(pk=order_id).first()
+        if order is None or order.status in compensation.FINAL_STATUSES:
+            return [f"draft order {order_id} (already closed)"]
+        what = "was paid for" if order.status == OrderStatus.COMPLETED else "is being paid for"
+        raise ToolError(
+            "ORDER_IN_PROGRESS",
+            f"Order {order.pk} {what} (status {order.status}); the workflow cannot go back from "
+            "checkout while it runs or after it was paid. Call get_order to follow it.",
+            field="step_id",
+            details={"order_id": str(order.pk), "order_status": order.status},
+            next_actions=["get_order"],
+        )

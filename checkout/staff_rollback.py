@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 
 from checkout.models import RollbackAuditEntry
-from giftgenius.observability import get_logger
+from tool_runtime.observability import get_logger
 
 log = get_logger("checkout.rollback")
 

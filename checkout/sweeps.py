@@ -21,13 +21,13 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from checkout import compensation, saga, webhooks
-from checkout.idempotency import purge_expired_keys
 from checkout.leases import LEASE, free_or_expired, release_order
 from checkout.models import Order, OrderStatus, Payment, PaymentStatus, SagaStep
 from checkout.payments.provider import ProviderError
-from giftgenius.models import WorkflowContext
-from giftgenius.observability import get_logger
-from giftgenius.principals import purge_expired_api_tokens
+from gifts.models import Step
+from tool_runtime.idempotency import purge_expired_keys
+from tool_runtime.observability import get_logger
+from tool_runtime.principals import purge_expired_api_tokens
 
 LOGGER = "giftgenius.checkout.sweeps"
 
@@ -106,11 +106,15 @@ def _active_since(cutoff) -> Exists:
 
 
 def abandoned_drafts(cutoff) -> QuerySet[Order]:
-    """Drafts no workflow points at: prepare_order died before holding the stock."""
+    """Drafts that are not their workflow's current order (a newer order replaced them, or
+    the workflow is not at checkout): prepare_order died before holding the stock."""
+    newer = Order.objects.filter(
+        workflow=OuterRef("workflow"), created_at__gt=OuterRef("created_at")
+    )
     return (
         Order.objects.filter(status=OrderStatus.DRAFT)
         .exclude(_active_since(cutoff))
-        .exclude(Exists(WorkflowContext.objects.filter(draft_order=OuterRef("pk"))))
+        .exclude(Q(workflow__current_step=Step.CHECKOUT) & ~Exists(newer))
     )
 
 
@@ -185,7 +189,7 @@ def _claim(queryset: QuerySet[Order]) -> tuple[list[uuid.UUID], datetime]:
             .values_list("pk", flat=True)[:BATCH]
         )
         if ids:
-            Order.objects.filter(pk__in=ids).update(sweep_claimed_until=lease_until)
+            Order.objects.filter(pk__in=ids).update(lease_until=lease_until)
     return ids, lease_until
 
 

@@ -1,6 +1,8 @@
-"""Commerce tools (SPEC §4), declared once in the shared registry. Handlers stay thin."""
+"""Commerce tools, declared once in the shared registry. Handlers stay thin."""
 
 from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
 
 from checkout import compensation, selectors, services
 from checkout.payments.methods import offered_payment_methods
@@ -17,16 +19,19 @@ from checkout.schemas import (
     PrepareOrderInput,
     PrepareOrderOutput,
 )
-from giftgenius.models import Step, WorkflowContext
-from giftgenius.registry import (
-    GIFTS_READ,
-    ORDERS_WRITE,
+from gifts.models import Step, WorkflowContext
+from gifts.tools import GIFTS_READ
+from tool_runtime.registry import (
     Annotations,
     ToolContext,
     ToolResult,
     ToolSpec,
+    declare_scopes,
     register,
 )
+
+ORDERS_WRITE = "orders:write"
+declare_scopes({ORDERS_WRITE: _("Prepare, pay for and cancel orders you confirm")})
 
 COMMERCE_STEPS = frozenset({Step.GIFT_SELECTED, Step.CHECKOUT})
 
@@ -58,7 +63,9 @@ def get_payment_methods(context: ToolContext, args: GetPaymentMethodsInput) -> T
             workflow_id=workflow.id,
             current_step=workflow.current_step,
             payment_methods=methods,
-            selected_payment_method_id=workflow.selected_payment_method or None,
+            selected_payment_method_id=selectors.workflow_orders(workflow=workflow)
+            .values_list("payment_method_id", flat=True)
+            .first(),
         )
     )
 

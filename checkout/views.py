@@ -8,7 +8,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from checkout import webhooks
-from giftgenius.observability import get_logger
+from tool_runtime.observability import get_logger
 
 
 @csrf_exempt  # the caller is Stripe, proven by the signature, not a browser session

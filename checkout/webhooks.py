@@ -38,7 +38,7 @@ from checkout.models import (
 from checkout.payments import gateway
 from checkout.payments.gateway import ChargeResult
 from checkout.payments.provider import ProviderRejected, ProviderUnavailable
-from giftgenius.observability import get_logger
+from tool_runtime.observability import get_logger
 
 LOGGER = "giftgenius.checkout.webhooks"
 BATCH = 100

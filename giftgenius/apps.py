@@ -2,11 +2,7 @@ from django.apps import AppConfig
 
 
 class GiftGeniusConfig(AppConfig):
+    """The project: transports (REST, MCP, OAuth sign-in), operations and management commands."""
+
     name = "giftgenius"
-    verbose_name = "Gift workflow"
-
-    def ready(self) -> None:
-        from giftgenius import caller_cache, observability, tools  # noqa: F401 (tools register)
-
-        observability.configure_logging()
-        caller_cache.connect_revocation_signals()
+    verbose_name = "Operations"

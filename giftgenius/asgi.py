@@ -35,9 +35,9 @@ if not apps.ready:
 
 # Imported once Django is set up: the MCP adapter reads settings and the filled tool registry.
 
-from giftgenius import call_log
-from widget.mcp_auth import McpBearerAuth
-from widget.mcp_server import MCP_PATH, build_mcp_server, transport_security
+from giftgenius.transports.mcp import MCP_PATH, build_mcp_server, transport_security
+from giftgenius.transports.mcp_auth import McpBearerAuth
+from tool_runtime import call_log
 
 
 def build_application() -> Starlette:
@@ -56,7 +56,7 @@ def build_application() -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         async with server.session_manager.run():
             yield
-        # Batched read-tool rows are written before the process goes (giftgenius.call_log).
+        # Batched read-tool rows are written before the process goes (tool_runtime.call_log).
         await sync_to_async(call_log.flush, thread_sensitive=False)()
 
     return Starlette(

@@ -3,21 +3,21 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 
 from checkout import views as checkout_views
-from giftgenius import metrics_views, views
-from giftgenius.api import build_api
-from giftgenius.oauth_views import SignInView
+from giftgenius.oauth.views import SignInView
+from giftgenius.operations import health, prometheus
+from giftgenius.transports.rest import build_api
 
 api = build_api()
 
 urlpatterns = [
-    path("healthz", views.healthz, name="healthz"),
-    path("readyz", views.readyz, name="readyz"),
-    path("metrics", metrics_views.prometheus_metrics, name="metrics"),
+    path("healthz", health.healthz, name="healthz"),
+    path("readyz", health.readyz, name="readyz"),
+    path("metrics", prometheus.prometheus_metrics, name="metrics"),
     path("api/", api.urls),
     path("admin/", admin.site.urls),
     path("webhooks/stripe", checkout_views.stripe_webhook, name="stripe-webhook"),
     path("o/login/", SignInView.as_view(), name="oauth-login"),
-    path("", include("giftgenius.oauth_urls")),
+    path("", include("giftgenius.oauth.urls")),
     path("", include("widget.urls")),
     # The front door is the QA preview (staff log in first); ChatGPT itself talks to /mcp.
     path("", RedirectView.as_view(pattern_name="widget:preview"), name="home"),

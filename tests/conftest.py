@@ -14,8 +14,8 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test import Client
 
-from giftgenius import call_log
-from giftgenius.principals import issue_api_token
+from tool_runtime import call_log
+from tool_runtime.principals import issue_api_token
 
 pytest_plugins = [
     "tests.live_server",  # the `live_url` fixture (a real uvicorn server)
@@ -123,7 +123,7 @@ class ToolClient:
 @pytest.fixture(autouse=True)
 def _fresh_caller_cache():
     """Verified tokens are cached per process; a test starts (and ends) with none remembered."""
-    from giftgenius import caller_cache
+    from tool_runtime import caller_cache
 
     caller_cache.clear()
     call_log.discard()
@@ -154,6 +154,6 @@ def other_api(other_user) -> ToolClient:
 
 @pytest.fixture
 def demo_catalog(db):
-    from giftgenius.catalog_seed import seed_demo_catalog
+    from gifts.catalog_seed import seed_demo_catalog
 
     return seed_demo_catalog()

@@ -22,8 +22,8 @@ from django.db.models import Sum
 
 from checkout.ledger import check_ledger
 from checkout.models import Order, OrderStatus, Reservation, ReservationStatus, SimulatedCharge
-from giftgenius import services as workflow_services
-from giftgenius.models import Product, WorkflowContext
+from gifts import services as workflow_services
+from gifts.models import Product, WorkflowContext
 
 BOTH_DATABASES = ["default", "payment_ledger"]
 

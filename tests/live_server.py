@@ -152,7 +152,7 @@ class McpTestClient:
         try:
             return self._run(action)
         finally:
-            from giftgenius import call_log
+            from tool_runtime import call_log
 
             call_log.flush()  # the server runs in this process: its batched rows, written now
 

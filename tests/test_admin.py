@@ -22,24 +22,18 @@ from django.db.models import F
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
-from checkout.models import (
-    IdempotencyKey,
-    Order,
-    OrderStatus,
-    Payment,
-    RollbackAuditEntry,
-    SagaStep,
-)
-from giftgenius.models import ApiToken, Product, ToolCallLog, WorkflowContext
-from giftgenius.principals import issue_api_token
-from giftgenius.services import StockAdjustmentRefused, adjust_stock
+from checkout.models import Order, OrderStatus, Payment, RollbackAuditEntry, SagaStep
+from gifts.models import Product, WorkflowContext
+from gifts.services import StockAdjustmentRefused, adjust_stock
 from tests.fixtures import draft_order, make_product
+from tool_runtime.models import ApiToken, IdempotencyKey, ToolCallLog
+from tool_runtime.principals import issue_api_token
 
 pytestmark = pytest.mark.django_db(databases=["default", "payment_ledger"])
 
 ROLLBACK_URL = "/admin/checkout/order/rollback/"
 CHANGELIST = "/admin/checkout/order/"
-OUR_APPS = {"giftgenius", "checkout"}
+OUR_APPS = {"tool_runtime", "gifts", "checkout", "widget", "giftgenius"}
 
 
 def make_staff(username: str, *, rollback: bool = False):
@@ -178,8 +172,8 @@ def test_api_token_digest_is_never_shown(superuser, user):
     token = ApiToken.objects.get(user=user)
     client = client_for(superuser)
     for url in [
-        reverse("admin:giftgenius_apitoken_changelist"),
-        reverse("admin:giftgenius_apitoken_change", args=[token.pk]),
+        reverse("admin:tool_runtime_apitoken_changelist"),
+        reverse("admin:tool_runtime_apitoken_change", args=[token.pk]),
     ]:
         html = client.get(url).content.decode()
         assert token.digest not in html
@@ -199,7 +193,7 @@ def test_idempotency_key_page_hides_the_widget_meta(superuser, user):
     )
     html = (
         client_for(superuser)
-        .get(reverse("admin:checkout_idempotencykey_change", args=[key.pk]))
+        .get(reverse("admin:tool_runtime_idempotencykey_change", args=[key.pk]))
         .content
     )
     assert b"secret-confirmation-token" not in html
@@ -226,7 +220,7 @@ def test_search_tool_calls_by_correlation_id(operator):
     ToolCallLog.objects.create(tool="get_order", status="success", correlation_id="other-cid")
     html = (
         client_for(operator)
-        .get("/admin/giftgenius/toolcalllog/", {"q": "needle-cid"})
+        .get("/admin/tool_runtime/toolcalllog/", {"q": "needle-cid"})
         .content.decode()
     )
     assert "needle-cid" in html and "other-cid" not in html
@@ -448,7 +442,7 @@ def product_form(product, **changes) -> dict:
 
 
 def product_change_url(product) -> str:
-    return reverse("admin:giftgenius_product_change", args=[product.pk])
+    return reverse("admin:gifts_product_change", args=[product.pk])
 
 
 def test_saving_a_product_keeps_stock_reserved_meanwhile(superuser):
@@ -521,7 +515,7 @@ def test_a_stale_product_instance_never_writes_stock(superuser):
 
 def test_a_new_product_is_given_its_first_stock(superuser):
     response = client_for(superuser).post(
-        reverse("admin:giftgenius_product_add"),
+        reverse("admin:gifts_product_add"),
         product_form(
             Product(
                 sku="GG-NEW-1",
@@ -540,7 +534,7 @@ def test_a_new_product_is_given_its_first_stock(superuser):
 
 # --- API tokens: revoking is confirmed first, and is for good ----------------------------------
 
-TOKENS = "/admin/giftgenius/apitoken/"
+TOKENS = "/admin/tool_runtime/apitoken/"
 
 
 def test_revoke_action_asks_for_confirmation_first(superuser, user):
@@ -582,7 +576,7 @@ def test_a_revoked_token_cannot_be_unrevoked(superuser, user):
     issue_api_token(user=user)
     token = ApiToken.objects.get(user=user)
     ApiToken.objects.filter(pk=token.pk).update(revoked=True)
-    url = reverse("admin:giftgenius_apitoken_change", args=[token.pk])
+    url = reverse("admin:tool_runtime_apitoken_change", args=[token.pk])
     client = client_for(superuser)
 
     assert 'name="revoked"' not in client.get(url).content.decode()  # shown, not editable
@@ -596,7 +590,7 @@ def test_a_revoked_token_cannot_be_unrevoked(superuser, user):
 def test_ticking_revoked_on_the_change_form_revokes(superuser, user):
     issue_api_token(user=user)
     token = ApiToken.objects.get(user=user)
-    url = reverse("admin:giftgenius_apitoken_change", args=[token.pk])
+    url = reverse("admin:tool_runtime_apitoken_change", args=[token.pk])
 
     response = client_for(superuser).post(url, {"revoked": "on", "_save": "Save"})
 
@@ -669,9 +663,9 @@ def test_the_tool_call_log_links_the_workflow_and_the_orders(operator, api, demo
     placed.commit(api)
     call = ToolCallLog.objects.get(tool="commit_order")
 
-    html = client_for(operator).get("/admin/giftgenius/toolcalllog/").content.decode()
+    html = client_for(operator).get("/admin/tool_runtime/toolcalllog/").content.decode()
 
-    workflow_url = reverse("admin:giftgenius_workflowcontext_change", args=[placed.workflow_id])
+    workflow_url = reverse("admin:gifts_workflowcontext_change", args=[placed.workflow_id])
     assert f'<a href="{workflow_url}">{placed.workflow_id}</a>' in html
     assert f'<a href="{CHANGELIST}?q={call.correlation_id}">orders</a>' in html
 

@@ -27,8 +27,8 @@ from checkout.models import (
     SimulatedRefund,
 )
 from checkout.payments import gateway, simulator
-from giftgenius.metrics import saga_step_counts
-from giftgenius.models import Product
+from giftgenius.operations.metrics import saga_step_counts
+from gifts.models import Product
 from tests.fixtures import draft_order, paid_order
 
 pytestmark = pytest.mark.django_db(databases=["default", "payment_ledger"])

@@ -13,9 +13,9 @@ from django.test import override_settings
 from django.utils import timezone
 
 from checkout.models import Order, OrderStatus, SagaStep
-from giftgenius import alerts
-from giftgenius.errors import ERROR_CATALOG, Severity
-from giftgenius.models import ToolCallLog
+from giftgenius.operations import alerts
+from tool_runtime.errors import ERROR_CATALOG, Severity
+from tool_runtime.models import ToolCallLog
 
 pytestmark = pytest.mark.django_db(databases=["default", "payment_ledger"])
 

@@ -11,9 +11,9 @@ import pytest
 from bench.__main__ import FLOOR, SUGGESTION_BRIEFS, initialize_request
 from bench.callgrind_driver import Client, scenarios
 from bench.instructions import dumped_instructions
-from giftgenius.call_log import logged_calls
-from giftgenius.models import WorkflowContext
-from giftgenius.principals import issue_api_token
+from gifts.models import WorkflowContext
+from tool_runtime.call_log import logged_calls
+from tool_runtime.principals import issue_api_token
 
 LIVE = pytest.mark.django_db(transaction=True, databases=["default", "payment_ledger"])
 

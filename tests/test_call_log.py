@@ -10,10 +10,10 @@ import pytest
 from django.test import Client
 from starlette.testclient import TestClient
 
-from giftgenius import call_log
-from giftgenius.metrics import tool_call_totals
-from giftgenius.models import ToolCallLog
-from giftgenius.principals import issue_api_token
+from giftgenius.operations.metrics import tool_call_totals
+from tool_runtime import call_log
+from tool_runtime.models import ToolCallLog
+from tool_runtime.principals import issue_api_token
 
 
 @pytest.fixture

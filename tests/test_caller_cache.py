@@ -12,9 +12,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from giftgenius import caller_cache
-from giftgenius.models import ApiToken
-from giftgenius.principals import cached_caller, caller_for_bearer_header, issue_api_token
+from tool_runtime import caller_cache
+from tool_runtime.models import ApiToken
+from tool_runtime.principals import cached_caller, caller_for_bearer_header, issue_api_token
 
 RESOURCE = "http://127.0.0.1/api/tools/get_workflow"
 
@@ -72,7 +72,7 @@ def test_the_admin_revoke_action_takes_effect_at_once(token, user):
     client = Client()
     client.force_login(staff)
     response = client.post(
-        "/admin/giftgenius/apitoken/",
+        "/admin/tool_runtime/apitoken/",
         {
             "action": "revoke_tokens",
             "_selected_action": [ApiToken.objects.get(user=user).pk],

@@ -3,8 +3,9 @@
 import pytest
 from django.test import override_settings
 
-from giftgenius import catalog, fixed_reads
-from giftgenius.models import Product
+from gifts import catalog
+from gifts.models import Product
+from tool_runtime import rows
 
 pytestmark = pytest.mark.usefixtures("demo_catalog")
 
@@ -153,7 +154,7 @@ def _orm_candidates(*, currency, min_price=None, max_price=None, age=None, inter
 @pytest.mark.parametrize("any_of", [True, False], ids=["one set parameter", "padded IN list"])
 def test_the_fixed_candidates_statement_answers_as_the_orm_does(brief, any_of, monkeypatch):
     # The padded IN list serves a database with no AnyOf form; both must answer alike here.
-    monkeypatch.setattr(fixed_reads, "supports_any_of", lambda: any_of)
+    monkeypatch.setattr(rows, "supports_any_of", lambda: any_of)
     got = catalog.sellable_candidates(**brief)
     # The same products, each once (in no promised order: ranking orders them).
     assert sorted(i.sku for i in got) == _orm_candidates(**brief)

@@ -11,7 +11,6 @@ import pytest
 from django.utils import timezone
 
 from checkout.models import (
-    IdempotencyKey,
     Order,
     OrderStatus,
     Payment,
@@ -25,8 +24,9 @@ from checkout.payments import gateway, simulator
 from checkout.payments.provider import ProviderRejected
 from checkout.payments.simulator import SimulatedProvider
 from checkout.schemas import COUNTRY_CODES
+from checkout.selectors import workflow_order_id
 from checkout.sweeps import run_sweeps
-from giftgenius.models import WorkflowContext
+from gifts.models import WorkflowContext
 from tests.fixtures import (
     ALL_METHODS,
     BOTH_DATABASES,
@@ -42,6 +42,7 @@ from tests.fixtures import (
     prepare,
     prepared,
 )
+from tool_runtime.models import IdempotencyKey
 
 pytestmark = pytest.mark.django_db(databases=BOTH_DATABASES)
 
@@ -127,7 +128,7 @@ def test_every_test_card_end_to_end(api, method):
         assert order.status == OrderStatus.FAILED
         assert order.failure_code == code_or_status
         assert workflow.current_step == "gift_selected"
-        assert workflow.draft_order_id is None
+        assert workflow_order_id(workflow=workflow) is None
         product.refresh_from_db()
         assert product.stock == 5  # the hold was released
         # The person is never told "failed" when money moved: nothing was captured here.
@@ -201,8 +202,8 @@ def test_prepare_returns_the_token_only_in_meta_and_stores_only_its_digest(api):
     assert order.confirmation_token_digest == hashlib.sha256(token.encode()).hexdigest()
     assert token not in str(Order.objects.filter(pk=order.pk).values().first())
     workflow = WorkflowContext.objects.get(pk=workflow_id)
-    assert workflow.draft_order_id == order.pk
-    assert workflow.selected_payment_method == "pm_card_visa"
+    assert workflow_order_id(workflow=workflow) == order.pk
+    assert order_of(order.pk).payment_method_id == "pm_card_visa"
 
 
 def test_unknown_payment_method_lists_the_allowed_ids(api):
@@ -274,7 +275,10 @@ def test_preparing_again_replaces_the_earlier_draft(api):
     second, _ = prepared(api, workflow_id, "pm_card_declined")
     assert order_of(first).status == OrderStatus.CANCELLED
     assert order_of(second).status == OrderStatus.DRAFT
-    assert WorkflowContext.objects.get(pk=workflow_id).draft_order_id == order_of(second).pk
+    assert (
+        workflow_order_id(workflow=WorkflowContext.objects.get(pk=workflow_id))
+        == order_of(second).pk
+    )
     assert_books_balance(product, initial={product.pk: 5})
     product.refresh_from_db()
     assert product.stock == 4
@@ -291,7 +295,7 @@ def test_out_of_stock_when_the_last_unit_is_held_by_someone_else(api, other_api)
     product.refresh_from_db()
     assert product.stock == 0
     workflow = WorkflowContext.objects.get(pk=mine)
-    assert workflow.current_step == "gift_selected" and workflow.draft_order_id is None
+    assert workflow.current_step == "gift_selected" and workflow_order_id(workflow=workflow) is None
     assert_books_balance(product, initial={product.pk: 1})
 
 
@@ -338,7 +342,7 @@ def test_expired_hold_cannot_be_committed(api):
     assert order.status == OrderStatus.CANCELLED and order.failure_code == "ORDER_EXPIRED"
     assert Reservation.objects.get(order_id=order_id).status == ReservationStatus.EXPIRED
     workflow = WorkflowContext.objects.get(pk=workflow_id)
-    assert workflow.current_step == "gift_selected" and workflow.draft_order_id is None
+    assert workflow.current_step == "gift_selected" and workflow_order_id(workflow=workflow) is None
     assert not Payment.objects.exists()
     assert_books_balance(product, initial={product.pk: 2})
 
@@ -404,7 +408,7 @@ def test_cancel_a_draft_releases_the_stock(api):
     assert response.body["status"] == "cancelled" and response.body["already_cancelled"] is False
     assert response.body["refunded_amount"] == "0.00"
     workflow = WorkflowContext.objects.get(pk=workflow_id)
-    assert workflow.current_step == "gift_selected" and workflow.draft_order_id is None
+    assert workflow.current_step == "gift_selected" and workflow_order_id(workflow=workflow) is None
     assert_error(commit(api, workflow_id, order_id, token), "ORDER_NOT_COMMITTABLE", 409)
     assert_books_balance(product, initial={product.pk: 3})
 
@@ -644,7 +648,7 @@ def test_cancelling_a_retryably_failed_order_stops_any_retry(api):
 
 def test_only_the_workflows_current_draft_can_be_paid(api):
     """Two drafts of one workflow (e.g. model and widget racing): the replaced one is refused."""
-    from giftgenius.models import WorkflowContext
+    from gifts.models import WorkflowContext
 
     product = make_product(stock=5)
     workflow_id = gift_selected(api, product)
@@ -654,7 +658,9 @@ def test_only_the_workflows_current_draft_can_be_paid(api):
     Order.objects.filter(pk=first_id).update(
         status="draft", confirmation_used_at=None, failure_code="", failure_message=""
     )
-    assert WorkflowContext.objects.get(pk=workflow_id).draft_order_id == uuid.UUID(second_id)
+    assert workflow_order_id(workflow=WorkflowContext.objects.get(pk=workflow_id)) == uuid.UUID(
+        second_id
+    )
     error = assert_error(
         commit(api, workflow_id, first_id, first_token), "ORDER_NOT_COMMITTABLE", 409
     )

@@ -16,10 +16,7 @@ from django.db import connection, connections
 from django.utils import timezone
 
 from checkout import compensation, saga, staff_rollback
-from checkout.idempotency import arguments_fingerprint
 from checkout.models import (
-    IdempotencyKey,
-    IdempotencyStatus,
     Order,
     OrderStatus,
     Payment,
@@ -31,10 +28,10 @@ from checkout.models import (
 from checkout.payments import gateway
 from checkout.payments.provider import get_provider
 from checkout.schemas import PrepareOrderInput
+from checkout.selectors import workflow_order_id
 from checkout.sweeps import run_sweeps
-from giftgenius.metrics import saga_step_counts
-from giftgenius.models import Product, WorkflowContext
-from giftgenius.principals import issue_api_token, principal_label
+from giftgenius.operations.metrics import saga_step_counts
+from gifts.models import Product, WorkflowContext
 from tests.conftest import ToolClient
 from tests.fixtures import (
     BOTH_DATABASES,
@@ -51,6 +48,9 @@ from tests.fixtures import (
     prepared,
 )
 from tests.localstripe import intents, refunds
+from tool_runtime.idempotency import arguments_fingerprint
+from tool_runtime.models import IdempotencyKey, IdempotencyStatus
+from tool_runtime.principals import issue_api_token, principal_label
 
 pytestmark = [
     pytest.mark.postgres,
@@ -343,7 +343,7 @@ def test_a_confirm_during_prepare_order_waits_and_finds_its_draft_replaced(user,
     assert Order.objects.get(pk=first_id).status == OrderStatus.CANCELLED
     assert provider_charges(first_id) == []
     second_id = second.body["order_id"]
-    assert str(WorkflowContext.objects.get(pk=workflow_id).draft_order_id) == second_id
+    assert str(workflow_order_id(workflow=WorkflowContext.objects.get(pk=workflow_id))) == second_id
     paid = commit(api, workflow_id, second_id, second.body["_meta"]["confirmation_token"])
     assert paid.body["status"] == "completed"
     assert_books_balance(product, initial={product.pk: 5})
@@ -371,5 +371,5 @@ def test_a_confirm_during_a_step_back_waits_and_finds_the_draft_released(user, a
     assert Order.objects.get(pk=order_id).status == OrderStatus.CANCELLED
     assert provider_charges(order_id) == []
     workflow = WorkflowContext.objects.get(pk=workflow_id)
-    assert (workflow.current_step, workflow.draft_order_id) == ("gift_selected", None)
+    assert (workflow.current_step, workflow_order_id(workflow=workflow)) == ("gift_selected", None)
     assert_books_balance(product, initial={product.pk: 5})

@@ -9,11 +9,11 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from giftgenius.catalog_seed import seed_demo_catalog
-from giftgenius.demo_catalog import CATEGORY_CODES, demo_products
-from giftgenius.models import Product
-from giftgenius.schemas import CATEGORIES
-from giftgenius.selectors import RELATIONSHIP_HINTS
+from gifts.catalog_seed import seed_demo_catalog
+from gifts.demo_catalog import CATEGORY_CODES, demo_products
+from gifts.models import Product
+from gifts.schemas import CATEGORIES
+from gifts.selectors import RELATIONSHIP_HINTS
 
 KEYS = {
     "sku",

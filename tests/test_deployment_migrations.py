@@ -51,7 +51,8 @@ def test_readme_migrate_commands_create_the_ledger_tables_on_one_postgres_databa
             "checkout_simulatedrefund",
             "checkout_simulatedchargerequest",
             "checkout_order",
-            "giftgenius_product",
+            "gifts_product",
+            "tool_runtime_idempotencykey",
         ):
             assert table in tables
     finally:

@@ -5,9 +5,10 @@ import json
 
 import pytest
 
-from giftgenius.errors import ERROR_CATALOG, ErrorType, Severity
-from giftgenius.models import ToolCallLog, WorkflowContext
+from gifts.models import WorkflowContext
 from tests.fixtures import BRIEF, SHIPPING, prepare, start
+from tool_runtime.errors import ERROR_CATALOG, ErrorType, Severity
+from tool_runtime.models import ToolCallLog
 
 pytestmark = pytest.mark.usefixtures("demo_catalog")
 
@@ -235,7 +236,7 @@ def test_arguments_nested_deeper_than_any_tool_are_refused_with_the_contract(
 
 
 def test_unexpected_exception_becomes_internal_error_without_internals(api, monkeypatch):
-    from giftgenius import registry
+    from tool_runtime import registry
 
     spec = registry.REGISTRY["get_workflow"]
 
@@ -277,7 +278,7 @@ def test_a_crash_outside_the_executor_is_answered_with_the_contract(
     def explode(*args, **kwargs):
         raise RuntimeError("connection to db-primary.internal:5432 refused, password=hunter2")
 
-    monkeypatch.setattr("giftgenius.api.caller_for_bearer_header", explode)
+    monkeypatch.setattr("giftgenius.transports.rest.caller_for_bearer_header", explode)
     response = api.call("get_workflow", {}, HTTP_X_CORRELATION_ID="corr-456")
     assert response.status == 500
     assert response.headers["Content-Type"] == "application/json"

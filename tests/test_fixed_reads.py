@@ -1,4 +1,4 @@
-"""giftgenius.fixed_reads reads rows exactly as the ORM does (every field converted by the
+"""tool_runtime.rows reads rows exactly as the ORM does (every field converted by the
 backend's and the field's own converters), only through statements written once (issue 12).
 Run on SQLite and PostgreSQL: the converters differ per backend (UUIDs, JSON, booleans,
 decimals and aware datetimes are the ones that would come back raw)."""
@@ -10,8 +10,10 @@ import uuid
 import pytest
 from django.db.models import Model
 
-from checkout.models import IdempotencyKey
-from giftgenius.fixed_reads import (
+from gifts.models import Product, WorkflowContext
+from tests.fixtures import draft_order, start, suggest
+from tool_runtime.models import IdempotencyKey
+from tool_runtime.rows import (
     AnyOf,
     Scalar,
     any_of_sql,
@@ -20,8 +22,6 @@ from giftgenius.fixed_reads import (
     supports_any_of,
     values_where,
 )
-from giftgenius.models import Product, WorkflowContext
-from tests.fixtures import draft_order, start, suggest
 
 pytestmark = pytest.mark.usefixtures("demo_catalog")
 
@@ -72,7 +72,7 @@ def test_a_row_beside_a_scalar_reads_as_the_orm_reads_and_keeps_the_scalar(api, 
     workflow_id = start(api)
     suggest(api, workflow_id)
     expected = WorkflowContext.objects.get(pk=workflow_id)
-    scalar = Scalar("SELECT COUNT(*) FROM giftgenius_product WHERE stock > %s", [-1])
+    scalar = Scalar("SELECT COUNT(*) FROM gifts_product WHERE stock > %s", [-1])
 
     read, value = one_row_beside(WorkflowContext, scalar, id=uuid.UUID(workflow_id), owner=user.pk)
 

@@ -1,4 +1,4 @@
-"""giftgenius.fixed_writes.insert_rows writes rows exactly as the ORM does, in one statement run
+"""tool_runtime.rows.insert_rows writes rows exactly as the ORM does, in one statement run
 for every row (issue 12). Run on SQLite and PostgreSQL: each prepares UUIDs, datetimes and
 booleans its own way."""
 
@@ -11,8 +11,8 @@ import pytest
 from django.db import IntegrityError, connection
 from django.test.utils import CaptureQueriesContext
 
-from giftgenius.fixed_writes import insert_rows
-from giftgenius.models import ToolCallLog
+from tool_runtime.models import ToolCallLog
+from tool_runtime.rows import insert_rows
 
 
 def fields_of(row: ToolCallLog) -> dict[str, object]:
@@ -82,7 +82,7 @@ def test_a_batch_is_written_whole_or_not_at_all():
 
 def test_a_model_whose_fields_set_themselves_on_save_is_refused():
     """insert_rows runs no pre_save, so an auto_now field would be written as its default."""
-    from giftgenius.models import WorkflowContext
+    from gifts.models import WorkflowContext
 
     with pytest.raises(TypeError, match="auto_now"):
         insert_rows(WorkflowContext, rows=[{"current_step": "brief"}])

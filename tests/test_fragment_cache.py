@@ -10,8 +10,8 @@ import pytest
 from django.test import override_settings
 from django.utils.safestring import mark_safe
 
-from giftgenius.executor import ToolOutcome
-from giftgenius.models import Product, WorkflowContext
+from gifts.models import Product, WorkflowContext
+from tool_runtime.outcome import ToolOutcome
 from widget import fragments
 from widget.fragment_cache import VIEW_ID_PLACEHOLDER, FragmentCache, fingerprint
 from widget.fragments import render_fragment

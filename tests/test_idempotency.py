@@ -7,18 +7,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from checkout import idempotency, services
-from checkout.idempotency import arguments_fingerprint, purge_expired_keys
-from checkout.models import (
-    IdempotencyKey,
-    IdempotencyStatus,
-    Order,
-    OrderStatus,
-    Payment,
-    SimulatedCharge,
-)
+from checkout import services
+from checkout.models import Order, OrderStatus, Payment, SimulatedCharge
 from checkout.schemas import PrepareOrderInput
-from giftgenius.principals import principal_label
 from tests.fixtures import (
     BOTH_DATABASES,
     SHIPPING,
@@ -32,6 +23,10 @@ from tests.fixtures import (
     prepare,
     prepared,
 )
+from tool_runtime import idempotency
+from tool_runtime.idempotency import arguments_fingerprint, purge_expired_keys
+from tool_runtime.models import IdempotencyKey, IdempotencyStatus
+from tool_runtime.principals import principal_label
 
 pytestmark = pytest.mark.django_db(databases=BOTH_DATABASES)
 

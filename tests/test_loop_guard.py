@@ -10,9 +10,9 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
-from giftgenius import loop_guard
-from giftgenius.models import ToolCallLog
 from giftgenius.settings.databases import PREPARE_THRESHOLD
+from tool_runtime import loop_guard
+from tool_runtime.models import ToolCallLog
 
 WORKFLOW = uuid.uuid4()
 
@@ -81,8 +81,8 @@ def test_the_guard_reads_through_the_partial_failure_index(db):
 
 
 def test_read_beside_the_workflow_the_guard_still_uses_the_partial_failure_index(db):
-    from giftgenius.fixed_reads import _beside_reader
-    from giftgenius.models import WorkflowContext
+    from gifts.models import WorkflowContext
+    from tool_runtime.rows import _beside_reader
 
     scalar = loop_guard.failures_scalar(
         principal="user:1", tool="suggest_gifts", workflow_id=WORKFLOW, guard_print="same"
@@ -100,8 +100,8 @@ def test_read_beside_the_workflow_the_guard_still_uses_the_partial_failure_index
 
 
 def test_the_count_read_beside_the_workflow_is_the_guards_count(db):
-    from giftgenius.fixed_reads import one_row_beside
-    from giftgenius.models import WorkflowContext
+    from gifts.models import WorkflowContext
+    from tool_runtime.rows import one_row_beside
 
     for _ in range(5):
         row()

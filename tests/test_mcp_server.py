@@ -10,17 +10,20 @@ import uuid
 import httpx2
 import pytest
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from jsonschema import Draft202012Validator
 
-from giftgenius.executor import ToolOutcome
-from giftgenius.models import ToolCallLog, WorkflowContext
-from giftgenius.principals import issue_api_token
-from giftgenius.registry import REGISTRY
+from giftgenius.transports import mcp as mcp_transport
+from giftgenius.transports.mcp import WIDGET_URI, tool_result
+from gifts.models import WorkflowContext
 from tests.fixtures import BRIEF
 from tests.live_server import McpTestClient
-from widget import mcp_server
+from tool_runtime.models import ToolCallLog
+from tool_runtime.outcome import ToolOutcome
+from tool_runtime.principals import issue_api_token
+from tool_runtime.registry import REGISTRY
 from widget.locale import normalize_locale
-from widget.mcp_server import WIDGET_URI, tool_result
+from widget.resource import widget_resource_meta
 
 LIVE = pytest.mark.django_db(transaction=True, databases=["default", "payment_ledger"])
 TOOL_META_KEYS = {
@@ -209,8 +212,8 @@ def test_widget_resource_is_listed_and_read_as_an_mcp_app_with_explicit_csp(live
 
 def test_a_wildcard_widget_domain_is_refused(settings):
     settings.WIDGET_CONNECT_DOMAINS = ["https://*.example.com"]
-    with pytest.raises(mcp_server.ImproperlyConfigured):
-        mcp_server.widget_resource_meta()
+    with pytest.raises(ImproperlyConfigured):
+        widget_resource_meta()
 
 
 @pytest.mark.parametrize("enabled", [False, True])
@@ -218,7 +221,7 @@ def test_the_sdks_opentelemetry_spans_are_kept_only_when_asked_for(settings, ena
     from mcp.server._otel import OpenTelemetryMiddleware
 
     settings.MCP_OPENTELEMETRY_SPANS = enabled
-    chain = mcp_server.build_mcp_server().middleware
+    chain = mcp_transport.build_mcp_server().middleware
 
     assert any(isinstance(m, OpenTelemetryMiddleware) for m in chain) is enabled
     assert chain  # the SDK's other middleware (request state) stays either way
@@ -551,7 +554,7 @@ def test_an_unexpected_crash_is_internal_error_without_its_text(live_url, monkey
     def explode(**kwargs):
         raise RuntimeError("db password=hunter2 at /srv/app/secret.py")
 
-    monkeypatch.setattr(mcp_server, "execute_tool", explode)
+    monkeypatch.setattr(mcp_transport, "execute_tool", explode)
     result = McpTestClient(live_url).call(
         "start_gift_workflow",
         {},
@@ -571,7 +574,7 @@ def test_a_crash_while_finding_the_principal_is_internal_error_too(live_url, mon
     def explode(subject):
         raise RuntimeError("connection to 10.0.0.7 refused")
 
-    monkeypatch.setattr(mcp_server, "user_for_subject", explode)
+    monkeypatch.setattr(mcp_transport, "user_for_subject", explode)
     result = McpTestClient(live_url).call(
         "start_gift_workflow", {}, meta={"openai/subject": "v1/alice"}
     )
@@ -702,7 +705,7 @@ def test_host_meta_that_is_not_unicode_is_treated_as_absent(live_url, user):
 
 def test_the_models_line_of_text_says_what_the_result_says():
     def line(tool: str, body: dict) -> str:
-        return mcp_server.summarize(ToolOutcome(tool, {"ok": True, **body}, {}, 200, "c"))
+        return mcp_transport.summarize(ToolOutcome(tool, {"ok": True, **body}, {}, 200, "c"))
 
     pending = {"order_id": "o-1", "status": "payment_pending", "message": "It is processing."}
     assert line("commit_order", pending) == "It is processing. Order o-1 is payment_pending."

@@ -14,9 +14,10 @@ from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 
 from checkout.models import Order, OrderStatus, Payment, SagaStep, SimulatedChargeRequest
-from giftgenius import metrics
-from giftgenius.models import Step, ToolCallLog, WorkflowContext
+from giftgenius.operations import metrics
+from gifts.models import Step, WorkflowContext
 from tests.fixtures import paid_order
+from tool_runtime.models import ToolCallLog
 
 pytestmark = pytest.mark.django_db(databases=["default", "payment_ledger"])
 
@@ -380,7 +381,7 @@ def test_metrics_reports_active_alerts(client, db):
 
 # --- dashboard --------------------------------------------------------------------------------
 
-DASHBOARD = "/admin/giftgenius/toolcalllog/dashboard/"
+DASHBOARD = "/admin/tool_runtime/toolcalllog/dashboard/"
 
 
 @pytest.fixture

@@ -25,10 +25,11 @@ from django.utils import timezone
 from oauth2_provider.models import AccessToken, Grant
 
 from checkout.models import SimulatedCharge
-from giftgenius.models import ToolCallLog, WorkflowContext
-from giftgenius.registry import REGISTRY
+from gifts.models import WorkflowContext
 from tests.fixtures import BRIEF, workflow_with_gift
 from tests.live_server import McpTestClient
+from tool_runtime.models import ToolCallLog
+from tool_runtime.registry import REGISTRY
 
 pytestmark = [
     pytest.mark.django_db(transaction=True, databases=["default", "payment_ledger"]),

@@ -9,7 +9,7 @@ import schemathesis
 from django.core.wsgi import get_wsgi_application
 from hypothesis import HealthCheck, settings
 
-from giftgenius.principals import issue_api_token
+from tool_runtime.principals import issue_api_token
 
 schema = schemathesis.openapi.from_wsgi("/api/openapi.json", get_wsgi_application())
 
@@ -41,7 +41,7 @@ def bearer(django_user_model, demo_catalog, keep_test_connection):
 
 
 def test_openapi_document_lists_every_tool(client):
-    from giftgenius.registry import REGISTRY
+    from tool_runtime.registry import REGISTRY
 
     document = client.get("/api/openapi.json", SERVER_NAME="127.0.0.1").json()
     paths = {path.rsplit("/", 1)[-1] for path in document["paths"]}

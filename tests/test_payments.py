@@ -12,12 +12,7 @@ import pytest
 from django.db import connections, transaction
 from structlog.testing import capture_logs
 
-from checkout.models import (
-    Order,
-    SimulatedCharge,
-    SimulatedChargeRequest,
-    SimulatedRefund,
-)
+from checkout.models import Order, SimulatedCharge, SimulatedChargeRequest, SimulatedRefund
 from checkout.payments import gateway, methods, simulator
 from checkout.payments.gateway import ChargeResult
 from checkout.payments.provider import (

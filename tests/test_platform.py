@@ -16,12 +16,12 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from giftgenius import call_log
-from giftgenius.models import ApiToken, ToolCallLog
-from giftgenius.observability import correlation_id_from
-from giftgenius.principals import user_for_token
 from tests.conftest import ToolClient
 from tests.fixtures import BRIEF, start, suggest
+from tool_runtime import call_log
+from tool_runtime.models import ApiToken, ToolCallLog
+from tool_runtime.observability import correlation_id_from
+from tool_runtime.principals import user_for_token
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -62,7 +62,7 @@ def test_readyz_reports_an_unreachable_database(db, monkeypatch):
         def cursor(self):
             raise OperationalError("connection refused to db.internal:5432")
 
-    monkeypatch.setattr("giftgenius.views.connections", {"default": Unreachable()})
+    monkeypatch.setattr("giftgenius.operations.health.connections", {"default": Unreachable()})
     response = Client(SERVER_NAME="127.0.0.1").get("/readyz")
     assert response.status_code == 503
     assert "db.internal" not in response.content.decode()
@@ -119,7 +119,7 @@ class CountsItsRenders:
 
 
 def test_a_line_below_the_level_is_dropped_before_it_is_rendered(caplog):
-    from giftgenius.observability import get_logger
+    from tool_runtime.observability import get_logger
 
     log, value = get_logger("giftgenius.tools"), CountsItsRenders()
     with caplog.at_level(logging.WARNING, logger="giftgenius.tools"):
@@ -193,7 +193,7 @@ def _queries_for(call) -> int:
 
 
 def test_query_count_is_constant_whatever_the_catalog_size(api, demo_catalog):
-    from giftgenius.models import Product
+    from gifts.models import Product
 
     workflow_id = start(api)
     small_suggest = _queries_for(lambda: suggest(api, workflow_id))

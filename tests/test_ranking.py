@@ -4,8 +4,8 @@ import itertools
 from dataclasses import replace
 from decimal import Decimal
 
-from giftgenius.catalog import CatalogItem
-from giftgenius.selectors import Brief, rank_gifts
+from gifts.catalog import CatalogItem
+from gifts.selectors import Brief, rank_gifts
 
 _ids = itertools.count(1)
 

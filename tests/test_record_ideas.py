@@ -8,14 +8,15 @@ import uuid
 
 import pytest
 
-from giftgenius import services
-from giftgenius.errors import ToolError
-from giftgenius.models import Step, WorkflowContext
-from giftgenius.principals import issue_api_token
-from giftgenius.workflow_reads import owned_workflow
+from checkout.selectors import workflow_order_id
+from gifts import services
+from gifts.models import Step, WorkflowContext
+from gifts.selectors import owned_workflow
 from tests.conftest import ToolClient
 from tests.fixtures import BRIEF, start, suggest, workflow_with_gift
 from tests.test_concurrency import in_threads
+from tool_runtime.errors import ToolError
+from tool_runtime.principals import issue_api_token
 
 pytestmark = pytest.mark.usefixtures("demo_catalog")
 
@@ -202,4 +203,7 @@ def test_ideas_never_overwrite_a_workflow_that_moved_on_to_checkout(api, user, t
         before.brief,
         before.last_suggestions,
     )
-    assert after.draft_order_id == before.draft_order_id and Order.objects.count() == 1
+    assert (
+        workflow_order_id(workflow=after) == workflow_order_id(workflow=before)
+        and Order.objects.count() == 1
+    )

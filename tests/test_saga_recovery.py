@@ -22,9 +22,9 @@ from checkout.models import (
     SimulatedRefund,
 )
 from checkout.payments import gateway, simulator
+from checkout.selectors import workflow_order_id
 from checkout.sweeps import run_sweeps
-from giftgenius.errors import ToolError
-from giftgenius.models import WorkflowContext
+from gifts.models import WorkflowContext
 from tests.fixtures import (
     ALL_METHODS,
     BOTH_DATABASES,
@@ -41,6 +41,7 @@ from tests.fixtures import (
     prepare,
     prepared,
 )
+from tool_runtime.errors import ToolError
 
 pytestmark = pytest.mark.django_db(databases=BOTH_DATABASES)
 
@@ -89,7 +90,9 @@ def assert_recovered(workflow_id: str) -> None:
         ).exists()
         if order.status == OrderStatus.DRAFT:
             # A draft at rest: its stock is held and its workflow offers it for confirmation.
-            assert WorkflowContext.objects.get(pk=workflow_id).draft_order_id == order.pk
+            assert (
+                workflow_order_id(workflow=WorkflowContext.objects.get(pk=workflow_id)) == order.pk
+            )
             assert order.reservations.get().status == ReservationStatus.HELD
         if order.status == OrderStatus.COMPLETED:
             assert WorkflowContext.objects.get(pk=workflow_id).current_step == "completed"
@@ -252,11 +255,11 @@ def test_releasing_a_draft_is_idempotent_and_ignores_other_states(api):
     workflow_id = gift_selected(api, product)
     order_id, token = prepared(api, workflow_id)
     assert commit(api, workflow_id, order_id, token).status == 200
-    from checkout.services import release_draft_order
+    from checkout.services import WorkflowCheckout
 
     # navigate_back's call on a completed order: nothing released, and it says so.
     with pytest.raises(ToolError) as refused:
-        release_draft_order(order_id=order_id)
+        WorkflowCheckout().leave_checkout(workflow=WorkflowContext.objects.get(pk=workflow_id))
     assert refused.value.code == "ORDER_IN_PROGRESS"
     assert refused.value.details["order_status"] == OrderStatus.COMPLETED
     assert order_of(order_id).status == OrderStatus.COMPLETED

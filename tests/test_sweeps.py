@@ -11,7 +11,6 @@ from django.utils import timezone
 
 from checkout.ledger import check_ledger
 from checkout.models import (
-    IdempotencyKey,
     Order,
     OrderStatus,
     Payment,
@@ -22,9 +21,9 @@ from checkout.models import (
     SimulatedCharge,
 )
 from checkout.payments import simulator
+from checkout.selectors import workflow_order_id
 from checkout.sweeps import run_sweeps
-from giftgenius.models import ApiToken, WorkflowContext
-from giftgenius.principals import issue_api_token, user_for_token
+from gifts.models import WorkflowContext
 from tests.fixtures import (
     BOTH_DATABASES,
     assert_books_balance,
@@ -35,6 +34,8 @@ from tests.fixtures import (
     order_of,
     prepared,
 )
+from tool_runtime.models import ApiToken, IdempotencyKey
+from tool_runtime.principals import issue_api_token, user_for_token
 
 pytestmark = pytest.mark.django_db(databases=BOTH_DATABASES)
 
@@ -54,7 +55,7 @@ def test_expired_drafts_are_cancelled_and_their_stock_released(api):
     assert order.status == OrderStatus.CANCELLED and order.failure_code == "ORDER_EXPIRED"
     assert Reservation.objects.get(order_id=order_id).status == ReservationStatus.EXPIRED
     workflow = WorkflowContext.objects.get(pk=workflow_id)
-    assert workflow.current_step == "gift_selected" and workflow.draft_order_id is None
+    assert workflow.current_step == "gift_selected" and workflow_order_id(workflow=workflow) is None
     assert order_of(fresh_id).status == OrderStatus.DRAFT  # not expired: untouched
     assert_books_balance(product, initial={product.pk: 5})
     assert run_sweeps().expired == 0
@@ -141,7 +142,8 @@ def test_a_draft_a_dead_prepare_left_behind_is_cleaned_up(api):
     product = make_product(stock=5)
     workflow_id = gift_selected(api, product)
     order_id, _ = prepared(api, workflow_id)
-    WorkflowContext.objects.filter(pk=workflow_id).update(draft_order=None)  # never pointed at it
+    # The workflow never reached checkout with it: the draft is not the workflow's order.
+    WorkflowContext.objects.filter(pk=workflow_id).update(current_step="gift_selected")
 
     report = run_sweeps(older_than_seconds=0)
 
@@ -156,15 +158,13 @@ def test_a_claimed_order_is_skipped_by_another_sweeper(api):
     order_id, _ = prepared(api, workflow_id)
     Order.objects.filter(pk=order_id).update(
         expires_at=timezone.now() - timedelta(seconds=1),
-        sweep_claimed_until=timezone.now() + timedelta(minutes=1),
+        lease_until=timezone.now() + timedelta(minutes=1),
     )
     assert run_sweeps().expired == 0
     assert order_of(order_id).status == OrderStatus.DRAFT
-    Order.objects.filter(pk=order_id).update(
-        sweep_claimed_until=timezone.now() - timedelta(seconds=1)
-    )
+    Order.objects.filter(pk=order_id).update(lease_until=timezone.now() - timedelta(seconds=1))
     assert run_sweeps().expired == 1  # the lease ran out: the next sweeper takes it
-    assert order_of(order_id).sweep_claimed_until is None
+    assert order_of(order_id).lease_until is None
 
 
 def test_expired_idempotency_keys_are_purged(api):
@@ -229,10 +229,10 @@ def test_a_sweeper_that_outlived_its_lease_does_not_free_the_next_claim(api):
 
     def slow_action(order):
         # Meanwhile our lease ran out and another sweeper claimed the order.
-        Order.objects.filter(pk=order.pk).update(sweep_claimed_until=taken_over_until)
+        Order.objects.filter(pk=order.pk).update(lease_until=taken_over_until)
 
     sweeps._each(Order.objects.filter(pk=order_id), slow_action, sweeps.SweepReport())
-    assert Order.objects.get(pk=order_id).sweep_claimed_until == taken_over_until
+    assert Order.objects.get(pk=order_id).lease_until == taken_over_until
 
 
 def test_a_sweeper_releases_its_own_lease(api):
@@ -241,7 +241,7 @@ def test_a_sweeper_releases_its_own_lease(api):
     workflow_id = gift_selected(api, make_product())
     order_id, _ = prepared(api, workflow_id)
     sweeps._each(Order.objects.filter(pk=order_id), lambda order: None, sweeps.SweepReport())
-    assert Order.objects.get(pk=order_id).sweep_claimed_until is None
+    assert Order.objects.get(pk=order_id).lease_until is None
 
 
 def _late_capture(payment, order) -> None:

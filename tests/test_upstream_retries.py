@@ -3,9 +3,9 @@
 import pytest
 from django.test import override_settings
 
-from giftgenius import faults
-from giftgenius.errors import ToolError
-from giftgenius.models import ToolCallLog
+from tool_runtime import faults
+from tool_runtime.errors import ToolError
+from tool_runtime.models import ToolCallLog
 
 pytestmark = pytest.mark.usefixtures("demo_catalog")
 

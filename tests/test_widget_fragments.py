@@ -11,9 +11,9 @@ from html.parser import HTMLParser
 
 import pytest
 
-from giftgenius.errors import ERROR_CATALOG
-from giftgenius.executor import ToolOutcome
-from giftgenius.models import WorkflowContext
+from gifts.models import WorkflowContext
+from tool_runtime.errors import ERROR_CATALOG
+from tool_runtime.outcome import ToolOutcome
 from widget.fragments import render_fragment
 
 # Status views look up the order's gift name and step views the workflow: reads need a database.
@@ -562,7 +562,7 @@ def test_retryable_payment_errors_offer_another_card_too():
 
 
 def test_going_back_redraws_the_ideas_from_the_workflow(user, demo_catalog):
-    from giftgenius.models import Product, WorkflowContext
+    from gifts.models import Product, WorkflowContext
 
     products = list(Product.objects.filter(active=True, stock__gt=0)[:3])
     workflow = WorkflowContext.objects.create(

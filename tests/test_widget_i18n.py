@@ -7,8 +7,8 @@ import re
 import pytest
 from django.utils import translation
 
-from giftgenius.errors import ERROR_CATALOG
-from giftgenius.executor import ToolOutcome
+from tool_runtime.errors import ERROR_CATALOG
+from tool_runtime.outcome import ToolOutcome
 from widget.fragments import render_fragment
 from widget.locale import locale_or_default, normalize_locale
 from widget.shell import fallback_strings

@@ -17,13 +17,13 @@ from django.core.exceptions import ImproperlyConfigured
 from django.test import Client, override_settings
 from django.utils import translation
 
-from giftgenius.demo_catalog import CATEGORY_CODES, demo_products, picture_path
-from giftgenius.executor import ToolOutcome
-from giftgenius.models import WorkflowContext
+from giftgenius.transports.mcp import widget_resource_meta
+from gifts.demo_catalog import CATEGORY_CODES, demo_products, picture_path
+from gifts.models import WorkflowContext
 from tests.fixtures import BOTH_DATABASES, paid_order, start, suggest
 from tests.test_widget_fragments import GIFT, WORKFLOW, ok, visible_text
+from tool_runtime.outcome import ToolOutcome
 from widget.fragments import money, render_fragment, short_description
-from widget.mcp_server import widget_resource_meta
 from widget.shell import gzipped_size, render_widget_shell
 
 # Views look up workflows and orders, so rendering needs the database.
@@ -245,7 +245,7 @@ def test_summary_and_completed_order_show_the_gifts_picture(api, demo_catalog):
 def test_image_origins_join_the_page_csp_and_the_widget_resource_domains():
     script = (
         "import django, json; django.setup();"
-        "from django.conf import settings; from widget.mcp_server import widget_resource_meta;"
+        "from django.conf import settings; from giftgenius.transports.mcp import widget_resource_meta;"
         "m = widget_resource_meta();"
         "print(json.dumps([settings.CONTENT_SECURITY_POLICY['DIRECTIVES']['img-src'],"
         " m['ui']['csp']['resourceDomains'], m['openai/widgetCSP']['resource_domains']]))"

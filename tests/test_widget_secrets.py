@@ -8,10 +8,10 @@ import json
 
 import pytest
 
-from checkout.models import IdempotencyKey, IdempotencyStatus
-from giftgenius.executor import SecretLeakError, ToolOutcome, refuse_leaked_secrets
-from giftgenius.registry import REGISTRY, ToolResult
 from tests.fixtures import BOTH_DATABASES, gift_selected, make_product, new_key, prepare
+from tool_runtime.models import IdempotencyKey, IdempotencyStatus
+from tool_runtime.outcome import SecretLeakError, ToolOutcome, refuse_leaked_secrets
+from tool_runtime.registry import REGISTRY, ToolResult
 
 pytestmark = pytest.mark.django_db(databases=BOTH_DATABASES)
 TOKEN = "ct_very-secret-token"

@@ -17,8 +17,9 @@ from django.test import Client
 from django.utils import timezone
 
 from checkout.models import Order, Payment
-from giftgenius.models import ApiToken, WorkflowContext
-from giftgenius.principals import user_for_token
+from gifts.models import WorkflowContext
+from tool_runtime.models import ApiToken
+from tool_runtime.principals import user_for_token
 from widget.views import PREVIEW_TOKEN_SESSION_KEY
 
 pytestmark = pytest.mark.django_db(databases=["default", "payment_ledger"])

@@ -4,7 +4,7 @@ from decimal import Decimal
 
 import pytest
 
-from giftgenius.models import Product, WorkflowContext
+from gifts.models import Product, WorkflowContext
 from tests.fixtures import BRIEF, start, suggest, workflow_with_gift
 
 pytestmark = pytest.mark.usefixtures("demo_catalog")

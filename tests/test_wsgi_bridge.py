@@ -15,9 +15,9 @@ import httpx
 import pytest
 from django.conf import settings as django_settings
 
-from giftgenius.principals import issue_api_token
 from giftgenius.wsgi_bridge import DjangoWSGIMiddleware
 from tests.live_server import serve_app
+from tool_runtime.principals import issue_api_token
 
 WAIT_SECONDS = 5.0
 

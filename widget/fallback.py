@@ -11,8 +11,8 @@ from django.utils import translation
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
-from giftgenius.executor import ToolOutcome
-from giftgenius.observability import get_logger
+from tool_runtime.observability import get_logger
+from tool_runtime.outcome import ToolOutcome
 from widget import fragments
 from widget.locale import html_lang, locale_or_default
 

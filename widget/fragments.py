@@ -28,11 +28,11 @@ from django.utils.text import Truncator
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from giftgenius.catalog import interest_words
-from giftgenius.errors import ERROR_CATALOG, spec_for
-from giftgenius.executor import ToolOutcome
-from giftgenius.schemas import CATEGORIES, RELATIONSHIPS
-from giftgenius.selectors import MatchFact, interest_hits, match_facts
+from gifts.catalog import interest_words
+from gifts.schemas import CATEGORIES, RELATIONSHIPS
+from gifts.selectors import MatchFact, interest_hits, match_facts
+from tool_runtime.errors import ERROR_CATALOG, spec_for
+from tool_runtime.outcome import ToolOutcome
 from widget import fragment_cache, selectors
 from widget.locale import babel_locale, html_lang, locale_or_default
 

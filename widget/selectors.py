@@ -12,9 +12,9 @@ from uuid import UUID
 
 from django.db.models import F
 
-from giftgenius import catalog
-from giftgenius.catalog import CatalogItem
-from giftgenius.models import WorkflowContext
+from gifts import catalog
+from gifts.catalog import CatalogItem
+from gifts.models import WorkflowContext
 
 
 @dataclass(frozen=True)

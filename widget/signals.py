@@ -8,7 +8,7 @@ from django.contrib.auth.signals import user_logged_out
 from django.dispatch import receiver
 from django.http import HttpRequest
 
-from giftgenius.principals import revoke_api_token
+from tool_runtime.principals import revoke_api_token
 from widget.views import PREVIEW_TOKEN_SESSION_KEY
 
 

@@ -1,6 +1,6 @@
 """Browser endpoints of the widget: the standalone page, the htmx action endpoint, the QA preview.
 
-Views stay thin: actions go through giftgenius.executor.execute_tool exactly as REST and MCP
+Views stay thin: actions go through tool_runtime.executor.execute_tool exactly as REST and MCP
 calls do, and the answer is the same fragment the MCP adapter sends to ChatGPT.
 """
 
@@ -28,16 +28,17 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 from django.views.decorators.http import require_GET, require_POST
 
-from giftgenius.errors import ToolError
-from giftgenius.executor import ToolOutcome, error_body, execute_tool
-from giftgenius.observability import correlation_id_from
-from giftgenius.principals import issue_api_token, user_for_token
-from giftgenius.registry import REGISTRY
-from giftgenius.validation import json_arguments
+from tool_runtime.errors import ToolError
+from tool_runtime.executor import execute_tool
+from tool_runtime.observability import correlation_id_from
+from tool_runtime.outcome import ToolOutcome, error_body
+from tool_runtime.principals import issue_api_token, user_for_token
+from tool_runtime.registry import REGISTRY
+from tool_runtime.validation import json_arguments
 from widget.fallback import fragment_or_none, unshown_notice
 from widget.fragments import CONTRACT, render_start
 from widget.locale import html_lang, locale_from_request, normalize_locale
-from widget.mcp_server import widget_resource_meta
+from widget.resource import widget_resource_meta
 from widget.shell import render_widget_shell, shell_context
 
 PREVIEW_TOKEN_SESSION_KEY = "preview_mcp_token"  # noqa: S105 - a session key name, not a secret

@@ -41,7 +41,7 @@ from checkout.payments.provider import (
     Refund,
     get_provider,
 )
-from giftgenius import upstream
+from tool_runtime import upstream
 
 T = TypeVar("T")
 TRANSIENT = (ProviderTimeout, ProviderUnavailable)

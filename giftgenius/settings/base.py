@@ -43,9 +43,13 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "ninja",
-    "giftgenius",
+    # The layers, bottom up: each imports only the ones listed before it (pyproject.toml's
+    # import contract checks it).
+    "tool_runtime",
+    "gifts",
     "checkout",
     "widget",
+    "giftgenius",
 ]
 
 MIDDLEWARE = [
@@ -166,10 +170,10 @@ IDEMPOTENCY_KEY_TTL_SECONDS = int(os.environ.get("IDEMPOTENCY_KEY_TTL_SECONDS", 
 IDEMPOTENCY_LOCK_TIMEOUT_SECONDS = int(os.environ.get("IDEMPOTENCY_LOCK_TIMEOUT_SECONDS", "60"))
 LOOP_GUARD_MAX_FAILURES = int(os.environ.get("LOOP_GUARD_MAX_FAILURES", "3"))
 LOOP_GUARD_WINDOW_SECONDS = int(os.environ.get("LOOP_GUARD_WINDOW_SECONDS", "600"))
-# Seconds a process may reuse a verified bearer token (giftgenius.caller_cache): a revocation
+# Seconds a process may reuse a verified bearer token (tool_runtime.caller_cache): a revocation
 # takes effect at once in the process that made it and within this bound in every other one.
 CALLER_CACHE_SECONDS = float(os.environ.get("CALLER_CACHE_SECONDS", "10"))
-# Successful read-tool calls are logged in batches (giftgenius.call_log): at most this many rows
+# Successful read-tool calls are logged in batches (tool_runtime.call_log): at most this many rows
 # wait, for at most CALL_LOG_FLUSH_SECONDS. A batch size of 1 writes every row at once.
 CALL_LOG_BATCH_SIZE = int(os.environ.get("CALL_LOG_BATCH_SIZE", "50"))
 CALL_LOG_FLUSH_SECONDS = float(os.environ.get("CALL_LOG_FLUSH_SECONDS", "1.0"))
@@ -278,7 +282,7 @@ WEBHOOK_RETRY_MAX_SECONDS = float(os.environ.get("WEBHOOK_RETRY_MAX_SECONDS", "3
 INSTALLED_APPS += ["oauth2_provider"]
 OAUTH_ACCESS_TOKEN_SECONDS = int(os.environ.get("OAUTH_ACCESS_TOKEN_SECONDS", "900"))
 OAUTH2_PROVIDER = {
-    # Plain names here; the consent page shows the localized texts of giftgenius.registry.SCOPES.
+    # Plain names here; the consent page shows the localized texts of tool_runtime.registry.SCOPES.
     "SCOPES": {
         "gifts:read": "Read gift searches and orders",
         "gifts:write": "Start gift searches and choose gifts",

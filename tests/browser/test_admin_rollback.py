@@ -84,7 +84,7 @@ def test_roll_back_from_the_changelist_action_and_view_the_dashboard(
     page.locator("#ops-module a", has_text="Metrics dashboard").click()
     page.wait_for_url("**/dashboard/")
     for window in ("15m", "24h", "7d"):
-        page.goto(f"/admin/giftgenius/toolcalllog/dashboard/?window={window}")
+        page.goto(f"/admin/tool_runtime/toolcalllog/dashboard/?window={window}")
         expect(page.locator("svg.ops-chart").first).to_be_visible()
     expect(page.locator("#ops-alerts")).to_be_visible()
     screenshot(page, "admin-ops-dashboard")

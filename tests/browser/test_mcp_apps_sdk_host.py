@@ -20,11 +20,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, Route, expect
 
-from giftgenius.principals import issue_api_token
+from giftgenius.transports.mcp import WIDGET_MIME_TYPE, WIDGET_URI
 from tests.browser.conftest import BROWSER_DB, REPO, widget_frame_handle
 from tests.fixtures import BRIEF
 from tests.live_server import McpTestClient
-from widget.mcp_server import WIDGET_MIME_TYPE, WIDGET_URI
+from tool_runtime.principals import issue_api_token
 
 pytestmark = [pytest.mark.browser, BROWSER_DB]
 

@@ -30,7 +30,7 @@ from mcp.shared.auth import (
 from oauth2_provider.models import AccessToken, Application
 
 from checkout.models import Order, SimulatedCharge
-from giftgenius.models import WorkflowContext
+from gifts.models import WorkflowContext
 from tests.browser.conftest import BROWSER_DB
 from tests.fixtures import BRIEF
 

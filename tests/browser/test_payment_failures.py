@@ -11,9 +11,9 @@ from checkout.ledger import check_ledger
 from checkout.models import Order
 from checkout.payments.provider import get_provider
 from checkout.sweeps import run_sweeps
-from giftgenius.errors import ERROR_CATALOG
 from tests.browser.conftest import BROWSER_DB, screenshot, widget_frame
 from tests.browser.flows import go_to_summary, mcp_calls, start_in_preview
+from tool_runtime.errors import ERROR_CATALOG
 
 pytestmark = [pytest.mark.browser, BROWSER_DB]
 

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 
 from checkout.models import Order, Payment
-from giftgenius.models import WorkflowContext
+from gifts.models import WorkflowContext
 from tests.browser.conftest import BROWSER_DB, screenshot, widget_frame
 from tests.browser.flows import go_to_summary, mcp_calls, start_in_preview
 

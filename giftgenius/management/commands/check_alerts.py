@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from giftgenius.alerts import active_alerts
+from giftgenius.operations.alerts import active_alerts
 
 
 class Command(BaseCommand):

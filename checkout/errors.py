@@ -1,0 +1,112 @@
+"""Checkout's error codes, in the one catalog (tool_runtime.errors)."""
+
+from django.utils.translation import gettext_lazy as _
+
+from tool_runtime.errors import (
+    ALERT,
+    ANALYTICS,
+    ERROR_CATALOG,
+    B,
+    C,
+    U,
+    V,
+    declare_errors,
+    error_spec,
+)
+
+declare_errors(
+    error_spec(
+        "CONFIRMATION_REQUIRED",
+        B,
+        False,
+        403,
+        ANALYTICS,
+        _("Please confirm the purchase with the button below."),
+    ),
+    error_spec(
+        "PAYMENT_METHOD_UNKNOWN",
+        V,
+        False,
+        422,
+        ANALYTICS,
+        _("Please choose one of your saved payment methods."),
+    ),
+    error_spec(
+        "CARD_DECLINED",
+        B,
+        False,
+        402,
+        ANALYTICS,
+        _("Your card was declined. Please choose another payment method."),
+    ),
+    error_spec(
+        "INSUFFICIENT_FUNDS",
+        B,
+        False,
+        402,
+        ANALYTICS,
+        _("The card has insufficient funds. Please choose another payment method."),
+    ),
+    error_spec(
+        "PAYMENT_TIMEOUT",
+        U,
+        True,
+        504,
+        ALERT,
+        _("The payment is taking longer than usual. You have not been charged. Please try again."),
+    ),
+    error_spec(
+        "PAYMENT_PROVIDER_ERROR",
+        U,
+        True,
+        503,
+        ALERT,
+        _(
+            "The payment service is not answering. You have not been charged. Please try again in a moment."
+        ),
+    ),
+    error_spec(
+        "PAYMENT_REJECTED",
+        U,
+        False,
+        502,
+        ALERT,
+        _("The payment could not be processed. Please choose another payment method."),
+    ),
+    error_spec(
+        "ORDER_EXPIRED",
+        B,
+        False,
+        409,
+        ANALYTICS,
+        _("This order has expired. Please review it again."),
+    ),
+    error_spec(
+        "ORDER_NOT_COMMITTABLE",
+        B,
+        False,
+        409,
+        ANALYTICS,
+        _("This order can no longer be confirmed. Please review it again."),
+    ),
+    error_spec(
+        "ORDER_NOT_CANCELLABLE",
+        B,
+        False,
+        409,
+        ANALYTICS,
+        _("This order cannot be cancelled any more."),
+    ),
+    error_spec(
+        "ORDER_IN_PROGRESS",
+        C,
+        False,
+        409,
+        ANALYTICS,
+        _("Your order is still being processed. Please wait for it to finish."),
+    ),
+)
+
+# Failures after which the same order may run the saga again (fully compensated, retryable):
+# checkout's own retryable codes and the runtime's (INTERNAL_ERROR, a crash recovery compensates).
+RETRYABLE_FAILURES = frozenset(code for code, spec in ERROR_CATALOG.items() if spec.retryable)

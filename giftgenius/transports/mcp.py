@@ -1,0 +1,359 @@
+"""The MCP endpoint: every tool of the shared registry, plus the widget shell resource.
+
+A thin adapter. It reads who is calling, the correlation id, the locale and the fault plan
+from the request, hands the raw arguments to `tool_runtime.executor.execute_tool` (which
+validates them and shapes every error, exactly as for REST) in a worker thread, and turns the
+outcome into a `CallToolResult`: the body is `structuredContent` (model + widget), the
+widget-only data (confirmation token, rendered fragment) goes in `_meta`.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import orjson
+from anyio import to_thread
+from django.conf import settings
+from django.db import close_old_connections
+from mcp.server._otel import OpenTelemetryMiddleware
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.resources import TextResource
+from mcp.server.transport_security import TransportSecuritySettings
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from mcp_types import Tool as MCPTool
+
+from giftgenius.transports.mcp_auth import CALLER_STATE
+from giftgenius.transports.rest import ERROR_SCHEMA
+from tool_runtime.caller_cache import Caller
+from tool_runtime.errors import ToolError
+from tool_runtime.executor import execute_tool
+from tool_runtime.observability import correlation_id_from, get_logger
+from tool_runtime.outcome import ToolOutcome, error_body
+from tool_runtime.principals import user_for_subject
+from tool_runtime.registry import REGISTRY, ToolSpec
+from tool_runtime.validation import is_unicode
+from widget.fallback import fragment_or_none
+from widget.locale import DEFAULT_LANGUAGE, locale_from_accept_language, normalize_locale
+from widget.resource import (
+    WIDGET_DESCRIPTION,
+    WIDGET_MIME_TYPE,
+    WIDGET_URI,
+    widget_resource_meta,
+)
+from widget.shell import render_widget_shell
+
+log = get_logger("giftgenius.mcp")
+
+MCP_PATH = "/mcp"
+INSTRUCTIONS = (
+    "GiftGenius finds a gift and buys it. Start with start_gift_workflow, then suggest_gifts, "
+    "select_gift, get_payment_methods and prepare_order. A purchase is completed only by the "
+    "person pressing 'Confirm purchase' in the widget. When a result has ok=false, read "
+    "error.field / error.expected / error.example and fix exactly that; if error.retryable is "
+    "false, do not repeat the same call."
+)
+
+# Request _meta keys: ChatGPT sends openai/*; giftgenius/* come from tests and the QA preview.
+META_SUBJECT = "openai/subject"
+META_LOCALE = ("openai/locale", "webplus/i18n")
+META_CORRELATION = ("giftgenius/correlationId", "openai/correlationId", "correlation_id")
+META_FAULT = "giftgenius/fault"
+MAX_SUBJECT_LENGTH = 256
+
+
+# --- tool descriptors --------------------------------------------------------------------------
+
+
+# The REST error body minus its "_meta" envelope: over MCP, widget-only data is the result's _meta.
+MCP_ERROR_SCHEMA: dict[str, Any] = {
+    **ERROR_SCHEMA,
+    "properties": {k: v for k, v in ERROR_SCHEMA["properties"].items() if k != "_meta"},
+}
+
+
+def output_schema(spec: ToolSpec) -> dict[str, Any]:
+    """Success body or the error body: a failure's structuredContent conforms to the schema too."""
+    success = spec.output_model.model_json_schema()
+    # Pydantic's "#/$defs/…" references resolve against the document root: move the definitions up.
+    definitions = success.pop("$defs", None)
+    schema: dict[str, Any] = {"type": "object", "anyOf": [success, MCP_ERROR_SCHEMA]}
+    if definitions:
+        schema["$defs"] = definitions
+    return schema
+
+
+def visibility(spec: ToolSpec) -> list[str]:
+    """Who may call the tool (MCP Apps): the widget only for what the person's click alone may
+    do, the model only for what the widget never calls (it asks the model instead)."""
+    if spec.app_only:
+        return ["app"]
+    return ["model", "app"] if spec.widget_accessible else ["model"]
+
+
+def tool_meta(spec: ToolSpec) -> dict[str, Any]:
+    meta: dict[str, Any] = {
+        "ui": {"resourceUri": WIDGET_URI, "visibility": visibility(spec)},
+        "openai/outputTemplate": WIDGET_URI,
+        "openai/widgetAccessible": spec.widget_accessible,
+        "openai/toolInvocation/invoking": spec.invoking,
+        "openai/toolInvocation/invoked": spec.invoked,
+        # The Apps SDK reads a tool's auth needs here: sign-in (OAuth) with the tool's scope.
+        "securitySchemes": [{"type": "oauth2", "scopes": [spec.scope]}],
+    }
+    if spec.app_only:
+        meta["openai/visibility"] = "private"  # the Apps SDK's own "hidden from the model"
+    return meta
+
+
+@cache
+def tool_descriptor(spec: ToolSpec) -> MCPTool:
+    return MCPTool(
+        name=spec.name,
+        title=spec.title,
+        description=spec.description,
+        input_schema=spec.input_model.model_json_schema(),
+        output_schema=output_schema(spec),
+        annotations=ToolAnnotations.model_validate(spec.annotations.as_mcp()),
+        _meta=tool_meta(spec),
+    )
+
+
+# --- the request: principal, correlation id, locale, fault plan -------------------------------
+
+
+@dataclass(frozen=True)
+class CallRequest:
+    name: str
+    arguments: Any
+    authorization: str | None
+    caller: (
+        Caller | None
+    )  # verified by giftgenius.transports.mcp_auth from the Authorization header
+    subject: str | None
+    correlation_id: str | None
+    locale: str
+    fault_plan: str | None
+
+
+def locale_for(meta: dict[str, Any], headers: Any) -> str:
+    """The host's locale from the request _meta, else Accept-Language, else English."""
+    for key in META_LOCALE:
+        if found := normalize_locale(meta.get(key)):
+            return found
+    return (
+        locale_from_accept_language(headers.get("accept-language") if headers else None)
+        or DEFAULT_LANGUAGE
+    )
+
+
+def _string(value: Any) -> str | None:
+    """A host's text in _meta, or None when there is none or it is not valid Unicode (which
+    could be neither logged nor stored: it is treated as absent)."""
+    if isinstance(value, str) and value and is_unicode(value):
+        return value
+    return None
+
+
+def call_request(name: str, arguments: Any, context: Context | None) -> CallRequest:
+    meta: dict[str, Any] = {}
+    headers = None
+    caller = None
+    if context is not None:
+        try:
+            request_context = context.request_context
+        except ValueError:  # called in-process, outside a request
+            request_context = None
+        if request_context is not None:
+            meta = dict(request_context.meta or {})
+            headers = getattr(request_context.request, "headers", None)
+            state = getattr(request_context.request, "scope", {}).get("state", {})
+            caller = state.get(CALLER_STATE)
+    correlation = next((meta[k] for k in META_CORRELATION if _string(meta.get(k))), None)
+    if correlation is None and headers:
+        correlation = headers.get("x-correlation-id")
+    subject = _string(meta.get(META_SUBJECT))
+    return CallRequest(
+        name=name,
+        arguments=arguments,
+        authorization=headers.get("authorization") if headers else None,
+        caller=caller,
+        subject=subject if subject and len(subject) <= MAX_SUBJECT_LENGTH else None,
+        correlation_id=correlation,
+        locale=locale_for(meta, headers),
+        fault_plan=_string(meta.get(META_FAULT)),
+    )
+
+
+def principal_for(request: CallRequest) -> Caller | None:
+    """A bearer token wins; a bad token is not replaced by the subject (it stays unauthorised)."""
+    if request.authorization is not None:
+        return request.caller
+    # The subject is the host's word, not proof: trusted only in development and tests
+    # (production settings refuse to start with MCP_TRUST_OPENAI_SUBJECT on).
+    if request.subject is not None and settings.MCP_TRUST_OPENAI_SUBJECT:
+        return Caller(user=user_for_subject(request.subject), scopes=None)
+    return None
+
+
+# --- running a call ------------------------------------------------------------------------------
+
+
+def run_tool_call(request: CallRequest) -> CallToolResult:
+    """Runs in a worker thread: the executor, the ORM and template rendering are synchronous."""
+    close_old_connections()
+    try:
+        caller = principal_for(request)
+        outcome = execute_tool(
+            name=request.name,
+            arguments=request.arguments,
+            principal=caller.user if caller else None,
+            correlation_id=request.correlation_id,
+            transport="mcp",
+            locale=request.locale,
+            fault_plan=request.fault_plan,
+            scopes=caller.scopes if caller else None,
+            host_subject=request.subject,
+        )
+        return tool_result(outcome, locale=request.locale)
+    except Exception:
+        log.exception("mcp_call_crashed", tool=request.name)
+        return internal_error_result(request)
+    finally:
+        close_old_connections()
+
+
+def tool_result(outcome: ToolOutcome, *, locale: str) -> CallToolResult:
+    summary = summarize(outcome)
+    meta = {**_json_safe(outcome.meta), "locale": locale}
+    html = fragment_or_none(outcome=outcome, locale=locale)
+    if html is not None:
+        meta["html"] = html
+    return CallToolResult(
+        content=[TextContent(type="text", text=summary)],
+        structured_content=outcome.body,
+        is_error=not outcome.ok,
+        _meta=meta,
+    )
+
+
+def internal_error_result(request: CallRequest) -> CallToolResult:
+    """The contract's INTERNAL_ERROR: never the exception's text (it could carry internals)."""
+    cid = correlation_id_from(request.correlation_id)
+    error = ToolError(
+        "INTERNAL_ERROR",
+        "The server failed unexpectedly. Retry once; if it fails again, tell the person and "
+        "quote the correlation id.",
+        details={"correlation_id": cid},
+    )
+    return CallToolResult(
+        content=[TextContent(type="text", text=error.message)],
+        structured_content=error_body(error),
+        is_error=True,
+        _meta={"correlation_id": cid, "locale": request.locale},
+    )
+
+
+def _json_safe(value: dict[str, Any]) -> dict[str, Any]:
+    return orjson.loads(orjson.dumps(value, default=str, option=orjson.OPT_NON_STR_KEYS))
+
+
+def summarize(outcome: ToolOutcome) -> str:
+    """One short line for the model; the details are in structuredContent."""
+    body = outcome.body
+    if not outcome.ok:
+        error = outcome.error or {}
+        return f"{error.get('code', 'INTERNAL_ERROR')}: {error.get('message', '')}".strip()
+    if isinstance(body.get("gifts"), list):
+        count = len(body["gifts"])
+        if count == 0:
+            return f"No gift ideas found. {body.get('no_results_reason') or ''}".strip()
+        return f"{count} gift idea{'s' if count != 1 else ''} found."
+    if isinstance(body.get("products"), list):
+        count = len(body["products"])
+        if count == 0:
+            return f"No products found. {body.get('no_results_reason') or ''}".strip()
+        return f"{count} product{'s' if count != 1 else ''} found."
+    spec = REGISTRY.get(outcome.tool)
+    # A result's own message says what happened (a pending payment is not "processed"); the
+    # tool's fixed "invoked" text only when it has none.
+    parts = [body["message"] if body.get("message") else f"{spec.invoked}." if spec else "Done."]
+    if body.get("order_id") and body.get("status"):
+        parts.append(f"Order {body['order_id']} is {body['status']}.")
+    if body.get("current_step"):
+        parts.append(f"Current step: {body['current_step']}.")
+    return " ".join(parts)
+
+
+# --- the widget resource --------------------------------------------------------------------------
+
+
+def widget_resource() -> TextResource:
+    return TextResource(
+        uri=WIDGET_URI,
+        name="giftgenius-widget",
+        title="GiftGenius",
+        description=WIDGET_DESCRIPTION,
+        mime_type=WIDGET_MIME_TYPE,
+        text=render_widget_shell(),
+        meta=widget_resource_meta(),
+    )
+
+
+# --- the server -----------------------------------------------------------------------------------
+
+
+class GiftGeniusMCPServer(MCPServer):
+    """Tools come from the registry (explicit schemas), not from decorated Python functions."""
+
+    async def list_tools(self) -> list[MCPTool]:
+        return [tool_descriptor(spec) for spec in REGISTRY.values()]
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context | None = None
+    ) -> CallToolResult:
+        request: CallRequest | None = None
+        try:
+            request = call_request(name, arguments, context)
+            # anyio's worker threads copy the context without asgiref's per-call bookkeeping
+            # (its context restore was ~5 % of a call's CPU); the ORM needs no shared thread.
+            return await to_thread.run_sync(run_tool_call, request)
+        except Exception:
+            # The SDK would send str(exc) to the client; the contract sends INTERNAL_ERROR instead.
+            log.exception("mcp_call_crashed", tool=name)
+            fallback = request or CallRequest(name, arguments, None, None, None, None, "en", None)
+            return internal_error_result(fallback)
+
+
+def transport_security() -> TransportSecuritySettings:
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=list(settings.MCP_ALLOWED_HOSTS),
+        allowed_origins=list(settings.MCP_ALLOWED_ORIGINS),
+    )
+
+
+def build_mcp_server() -> GiftGeniusMCPServer:
+    """A fresh server: its HTTP session manager can run only once, so every app needs its own."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    server = GiftGeniusMCPServer(
+        name="giftgenius",
+        title="GiftGenius",
+        instructions=INSTRUCTIONS,
+        version="0.1.0",
+        log_level="WARNING",
+    )
+    # MCPServer calls logging.basicConfig (a Rich handler on the root logger), which would print
+    # every structlog line twice; Django's LOGGING setting owns logging here.
+    root.handlers[:] = handlers
+    root.setLevel(level)
+    if not settings.MCP_OPENTELEMETRY_SPANS:
+        # The SDK's documented opt-out: drop its span middleware from the chain.
+        server.middleware[:] = [
+            m for m in server.middleware if not isinstance(m, OpenTelemetryMiddleware)
+        ]
+    server.add_resource(widget_resource())
+    return server

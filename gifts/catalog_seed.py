@@ -1,0 +1,71 @@
+"""Upserting the demo catalog by SKU, so seeding is safe to repeat on a live database."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from gifts.demo_catalog import demo_products
+from gifts.models import Product
+
+# Everything the demo data defines except the SKU (the key) and stock (orders change it).
+_CATALOG_FIELDS = (
+    "name",
+    "description",
+    "category",
+    "tags",
+    "price",
+    "currency",
+    "active",
+    "age_min",
+    "age_max",
+    "image",
+    "image_width",
+    "image_height",
+    "image_alt",
+)
+_BATCH_SIZE = 200
+
+
+@dataclass(frozen=True)
+class SeedReport:
+    created: int
+    updated: int
+    total: int
+    categories: int
+
+
+def seed_demo_catalog(*, reset_stock: bool = False) -> SeedReport:
+    """Create missing demo products and bring changed ones back to the demo data.
+
+    Existing stock is kept unless ``reset_stock`` is set, because orders reserve and sell units
+    between seeds. Unchanged rows are not written, so a second run reports 0 created, 0 updated.
+    """
+    rows = demo_products()
+    fields = (*_CATALOG_FIELDS, "stock") if reset_stock else _CATALOG_FIELDS
+    with transaction.atomic():
+        existing = Product.objects.select_for_update().in_bulk(
+            [row["sku"] for row in rows], field_name="sku"
+        )
+        to_create: list[Product] = []
+        to_update: list[Product] = []
+        for row in rows:
+            product = existing.get(row["sku"])
+            if product is None:
+                to_create.append(Product(**row))
+                continue
+            changed = [field for field in fields if getattr(product, field) != row[field]]
+            if changed:
+                for field in changed:
+                    setattr(product, field, row[field])
+                to_update.append(product)
+        Product.objects.bulk_create(to_create, batch_size=_BATCH_SIZE)
+        if to_update:
+            Product.objects.bulk_update(to_update, fields=list(fields), batch_size=_BATCH_SIZE)
+    return SeedReport(
+        created=len(to_create),
+        updated=len(to_update),
+        total=len(rows),
+        categories=len({row["category"] for row in rows}),
+    )

@@ -1,0 +1,80 @@
+"""The catalog and the gift workflow."""
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class Step(models.TextChoices):
+    BRIEF = "brief", "Brief"
+    IDEAS = "ideas", "Ideas"
+    GIFT_SELECTED = "gift_selected", "Gift selected"
+    CHECKOUT = "checkout", "Checkout"
+    COMPLETED = "completed", "Completed"
+    FAILED = "failed", "Failed"
+
+
+class Product(models.Model):
+    sku = models.CharField(max_length=32, unique=True)
+    name = models.CharField(max_length=200)
+    description = models.TextField()
+    category = models.CharField(max_length=40, db_index=True)
+    tags = models.JSONField(default=list, help_text="Interests this product suits (lowercase).")
+    price = models.DecimalField(max_digits=10, decimal_places=2)
+    currency = models.CharField(max_length=3, default="USD")
+    stock = models.IntegerField(default=0, help_text="Units available to reserve.")
+    active = models.BooleanField(default=True, help_text="False once discontinued.")
+    age_min = models.PositiveSmallIntegerField(default=0)
+    age_max = models.PositiveSmallIntegerField(default=120)
+    image = models.CharField(
+        max_length=500,
+        blank=True,
+        help_text="Picture URL (its origin must be in WIDGET_IMAGE_ORIGINS), or a static file path.",
+    )
+    image_width = models.PositiveSmallIntegerField(default=320)
+    image_height = models.PositiveSmallIntegerField(default=240)
+    image_alt = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["sku"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(stock__gte=0), name="product_stock_not_negative"
+            ),
+            models.CheckConstraint(condition=models.Q(price__gt=0), name="product_price_positive"),
+        ]
+        indexes = [models.Index(fields=["active", "currency", "price"])]
+
+    def __str__(self) -> str:
+        return f"{self.sku} {self.name}"
+
+    @property
+    def in_stock(self) -> bool:
+        return self.stock > 0
+
+
+class WorkflowContext(models.Model):
+    """The single source of truth for where one gift conversation is."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="workflows"
+    )
+    current_step = models.CharField(max_length=20, choices=Step.choices, default=Step.BRIEF)
+    visited_steps = models.JSONField(default=list)
+    brief = models.JSONField(default=dict, blank=True)
+    last_suggestions = models.JSONField(default=list, blank=True, help_text="Product ids offered.")
+    selected_product = models.ForeignKey(
+        Product, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["owner", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"workflow {self.id} ({self.current_step})"

@@ -1,0 +1,279 @@
+"""Input and output models of the workflow tools: the JSON schemas the model and REST see."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Annotated, Literal
+from uuid import UUID
+
+from django.conf import settings
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+
+from tool_runtime.errors import ToolError
+from tool_runtime.schemas import PRINTABLE, Integer, ToolInput, ToolOutput, not_true_or_false
+
+CATEGORIES = (
+    "art_supplies", "beauty", "books", "electronics", "fashion", "food", "games", "garden",
+    "home", "jewelry", "kitchen", "music", "outdoors", "pets", "sports", "stationery", "toys",
+    "wellness",
+)  # fmt: skip
+RELATIONSHIPS = (
+    "partner", "spouse", "mother", "father", "parent", "child", "sibling", "grandparent",
+    "friend", "colleague", "teacher", "other",
+)  # fmt: skip
+STEPS = ("brief", "ideas", "gift_selected", "checkout", "completed", "failed")
+
+Category = Literal[CATEGORIES]  # type: ignore[valid-type]
+Relationship = Literal[RELATIONSHIPS]  # type: ignore[valid-type]
+Currency = Literal[tuple(settings.SUPPORTED_CURRENCIES)]  # type: ignore[valid-type]
+StepId = Literal[STEPS]  # type: ignore[valid-type]
+Money = Decimal
+
+
+WorkflowId = Field(description="The workflow_id returned by start_gift_workflow.")
+
+
+# --- start_gift_workflow / get_workflow ---------------------------------------------------
+
+
+class StartWorkflowInput(ToolInput):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{}]})
+
+
+class WorkflowState(ToolOutput):
+    workflow_id: UUID
+    current_step: StepId
+    visited_steps: list[StepId]
+    allowed_tools: list[str] = Field(description="Tools that may be called at the current step.")
+    brief: dict = Field(
+        default_factory=dict, description="The gift brief recorded by suggest_gifts."
+    )
+    suggested_product_ids: list[int] = Field(default_factory=list)
+    selected_product_id: int | None = None
+    draft_order_id: UUID | None = None
+
+
+class GetWorkflowInput(ToolInput):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"workflow_id": "3f2b8c1e-6d4a-4f7b-9c2e-1a5d7e9f0b34"}]},
+    )
+    workflow_id: UUID = WorkflowId
+
+
+# --- suggest_gifts / search_products --------------------------------------------------------
+
+
+class Product(BaseModel):
+    product_id: int
+    sku: str
+    name: str
+    description: str
+    price: str = Field(description="Decimal amount as a string, e.g. '24.99'.")
+    currency: str
+    category: str
+    tags: list[str]
+    in_stock: bool
+    image: str = Field(
+        default="", description="Picture URL; a root-relative one is on this app's origin."
+    )
+    image_width: int = 0
+    image_height: int = 0
+    image_alt: str = ""
+
+
+class Gift(Product):
+    match_reasons: list[str] = Field(description="Why this gift fits the brief.")
+
+
+class Suggestion(BaseModel):
+    change: Literal[
+        "raise_budget_max", "lower_budget_min", "drop_interest", "use_interests", "drop_age"
+    ]
+    field: str
+    value: str | int | list[str] | None
+    matches: int = Field(description="How many gifts this change would find.")
+    message: str
+
+
+class SuggestGiftsInput(ToolInput):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "workflow_id": "3f2b8c1e-6d4a-4f7b-9c2e-1a5d7e9f0b34",
+                    "relationship": "friend",
+                    "interests": ["cooking", "coffee"],
+                    "budget_min": 20,
+                    "budget_max": 60,
+                    "currency": "USD",
+                    "age": 35,
+                    "limit": 5,
+                }
+            ]
+        },
+    )
+    workflow_id: UUID = WorkflowId
+    relationship: Relationship = Field(description="Who the gift is for.")
+    interests: list[Annotated[str, Field(max_length=40, pattern=PRINTABLE)]] = Field(
+        min_length=1,
+        max_length=10,
+        description="The recipient's interests, e.g. ['cooking', 'hiking'].",
+    )
+    budget_min: Money = Field(
+        ge=0,
+        le=100000,
+        decimal_places=2,
+        description="Lowest price, e.g. 20 (at most 2 decimal places).",
+    )
+    budget_max: Money = Field(
+        gt=0,
+        le=100000,
+        decimal_places=2,
+        description="Highest price, e.g. 60 (at most 2 decimal places).",
+    )
+    currency: Currency = Field(description="ISO 4217 code of the budget.")
+    # The bounds before the validator: given on the Optional (or after it), pydantic writes
+    # `ge`/`le` into the JSON schema, words no validator (or model) knows.
+    age: Annotated[int, Field(ge=0, le=120), BeforeValidator(not_true_or_false)] | None = Field(
+        default=None, description="The recipient's age in years."
+    )
+    limit: Integer = Field(default=5, ge=1, le=20, description="How many gifts to return.")
+
+    @model_validator(mode="after")
+    def budget_range(self) -> SuggestGiftsInput:
+        if self.budget_min > self.budget_max:
+            raise ToolError(
+                "VALIDATION_ERROR",
+                f"budget_min ({self.budget_min}) is greater than budget_max ({self.budget_max}); "
+                "budget_min must be at most budget_max.",
+                field="budget_min",
+                expected=f"a number <= budget_max ({self.budget_max})",
+                example=str(min(self.budget_max, Decimal(20))),
+                details={"budget_max": str(self.budget_max)},
+            )
+        blank = [i for i, interest in enumerate(self.interests) if not interest.strip()]
+        if blank:
+            raise ToolError(
+                "VALIDATION_ERROR",
+                f"Field 'interests.{blank[0]}' is blank; every interest must be a non-empty word.",
+                field=f"interests.{blank[0]}",
+                expected="a non-empty string such as 'cooking'",
+                example="cooking",
+            )
+        return self
+
+
+class SuggestGiftsOutput(ToolOutput):
+    workflow_id: UUID
+    current_step: StepId
+    gifts: list[Gift]
+    no_results_reason: str | None = None
+    suggestions: list[Suggestion] = Field(default_factory=list)
+
+
+class SearchProductsInput(ToolInput):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {"query": "coffee grinder", "category": "kitchen", "max_price": 80, "limit": 5}
+            ]
+        },
+    )
+    query: str = Field(
+        min_length=2,
+        max_length=200,
+        pattern=PRINTABLE,
+        description="Words to look for, e.g. 'coffee grinder'.",
+    )
+    category: Category | None = Field(default=None, description="Only this catalog category.")
+    max_price: Money | None = Field(
+        default=None,
+        gt=0,
+        le=100000,
+        decimal_places=2,
+        description="Highest price, e.g. 80 (at most 2 decimal places).",
+    )
+    limit: Integer = Field(default=10, ge=1, le=50)
+    workflow_id: UUID | None = Field(
+        default=None,
+        description=(
+            "Optional. When given, the workflow moves to step 'ideas' (if still at 'brief') and the "
+            "in-stock results are remembered, so select_gift can pick one of them next."
+        ),
+    )
+
+    @model_validator(mode="after")
+    def query_has_words(self) -> SearchProductsInput:
+        # A blank query would match every product (and make them all selectable).
+        if not self.query.split():
+            raise ToolError(
+                "VALIDATION_ERROR",
+                "Field 'query' is blank; it must hold at least one word to look for.",
+                field="query",
+                expected="at least one word, such as 'coffee grinder'",
+                example="coffee grinder",
+            )
+        return self
+
+
+class SearchSuggestion(BaseModel):
+    change: Literal["drop_category", "raise_max_price", "other_words"]
+    field: str
+    value: str | int | None
+    matches: int = Field(description="How many products this change would find.")
+    message: str
+
+
+class SearchProductsOutput(ToolOutput):
+    products: list[Product]
+    # Only for an empty result (SPEC §5: nothing found is not an error): why, and what would help.
+    no_results_reason: str | None = None
+    suggestions: list[SearchSuggestion] = Field(default_factory=list)
+    # Set only for a search made within a workflow (which the search moved to `ideas`).
+    workflow_id: UUID | None = None
+    current_step: StepId | None = None
+
+
+# --- select_gift / user_navigated_to_step ------------------------------------------------------
+
+
+class SelectGiftInput(ToolInput):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [{"workflow_id": "3f2b8c1e-6d4a-4f7b-9c2e-1a5d7e9f0b34", "product_id": 42}]
+        },
+    )
+    workflow_id: UUID = WorkflowId
+    product_id: Integer = Field(
+        ge=1, description="A product_id from this workflow's suggestions or search results."
+    )
+
+
+class SelectGiftOutput(ToolOutput):
+    workflow_id: UUID
+    current_step: StepId
+    gift: Product
+
+
+class NavigateInput(ToolInput):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {"workflow_id": "3f2b8c1e-6d4a-4f7b-9c2e-1a5d7e9f0b34", "step_id": "ideas"}
+            ]
+        },
+    )
+    workflow_id: UUID = WorkflowId
+    step_id: StepId = Field(description="An earlier step this workflow has already visited.")
+
+
+class NavigateOutput(ToolOutput):
+    workflow_id: UUID
+    current_step: StepId
+    invalidated: list[str] = Field(description="What is no longer valid after going back.")
+    allowed_tools: list[str]

@@ -1,0 +1,314 @@
+"""Reads of the gift domain: the caller's workflow, ranking gift ideas against a brief, and
+explaining an empty result from the catalog."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Literal
+
+from gifts.catalog import CatalogItem
+from gifts.models import WorkflowContext
+from tool_runtime.errors import ToolError
+from tool_runtime.rows import Scalar, one_row, one_row_beside
+
+# --- the caller's workflow ---------------------------------------------------------------------
+# The read every workflow tool call starts with, by a fixed statement (tool_runtime.rows). The
+# selected product is not joined: only prepare_order reads it, and loads it when it does.
+
+
+def owned_workflow(*, owner_pk: object, workflow_id: uuid.UUID) -> WorkflowContext | None:
+    """The workflow if `owner_pk` owns it; another principal's is indistinguishable from none."""
+    return one_row(WorkflowContext, id=workflow_id, owner=owner_pk)
+
+
+def owned_workflow_beside(
+    *, owner_pk: object, workflow_id: uuid.UUID, scalar: Scalar
+) -> tuple[WorkflowContext | None, Any]:
+    """`owned_workflow` and the value of `scalar` (the loop guard's count), in one statement."""
+    return one_row_beside(WorkflowContext, scalar, id=workflow_id, owner=owner_pk)
+
+
+class GiftWorkflowStore:
+    """The gift workflow as the tool runtime reads it (tool_runtime.workflows)."""
+
+    def owned(self, *, owner_pk: object, workflow_id: uuid.UUID) -> WorkflowContext | None:
+        return owned_workflow(owner_pk=owner_pk, workflow_id=workflow_id)
+
+    def owned_beside(
+        self, *, owner_pk: object, workflow_id: uuid.UUID, scalar: Scalar
+    ) -> tuple[WorkflowContext | None, Any]:
+        return owned_workflow_beside(owner_pk=owner_pk, workflow_id=workflow_id, scalar=scalar)
+
+    def not_found(self, workflow_id: uuid.UUID) -> ToolError:
+        return ToolError(
+            "NOT_FOUND",
+            f"No workflow {workflow_id} exists for this user. Call start_gift_workflow to begin one.",
+            field="workflow_id",
+            next_actions=["start_gift_workflow"],
+        )
+
+
+# --- ranking ----------------------------------------------------------------------------------
+
+# Interests the recipient's relationship suggests when nothing else matches.
+RELATIONSHIP_HINTS: dict[str, tuple[str, ...]] = {
+    "partner": ("romance", "jewelry", "wellness"),
+    "spouse": ("romance", "jewelry", "wellness"),
+    "mother": ("home", "wellness", "gardening"),
+    "father": ("tools", "outdoors", "coffee"),
+    "parent": ("home", "wellness"),
+    "child": ("toys", "games", "lego"),
+    "grandparent": ("home", "reading", "gardening"),
+    "colleague": ("coffee", "office", "stationery"),
+    "teacher": ("stationery", "reading", "coffee"),
+}
+
+
+@dataclass(frozen=True)
+class Brief:
+    relationship: str
+    interests: tuple[str, ...]
+    budget_min: Decimal
+    budget_max: Decimal
+    age: int | None
+
+
+@dataclass(frozen=True)
+class RankedGift:
+    item: CatalogItem
+    score: float
+    reasons: tuple[str, ...]
+
+
+def interest_hits(*, words: frozenset[str], interests: Iterable[str]) -> list[str]:
+    """The `interests` that name a product by one of its `words` (catalog.interest_words)."""
+    return [interest for interest in interests if interest in words]
+
+
+@dataclass(frozen=True)
+class MatchFact:
+    """One reason a gift fits a brief, as data: the model reads it in English
+    (`english_reason`), the widget renders it in the person's language."""
+
+    kind: Literal["interest", "age", "budget"]
+    value: str | int | Decimal
+
+
+def match_facts(*, hits: Iterable[str], age: int | None, price: Decimal) -> tuple[MatchFact, ...]:
+    facts = [MatchFact("interest", hit) for hit in hits]
+    if age is not None:
+        facts.append(MatchFact("age", age))
+    facts.append(MatchFact("budget", price))
+    return tuple(facts)
+
+
+def english_reason(fact: MatchFact, *, currency: str) -> str:
+    if fact.kind == "interest":
+        return f"matches interest '{fact.value}'"
+    if fact.kind == "age":
+        return f"suits age {fact.value}"
+    return f"{fact.value} {currency} is within the budget"
+
+
+def _fits_age(item: CatalogItem, age: int | None) -> bool:
+    return age is None or item.age_min <= age <= item.age_max
+
+
+def _in_budget(item: CatalogItem, low: Decimal, high: Decimal) -> bool:
+    return low <= item.price <= high
+
+
+def rank_gifts(candidates: list[CatalogItem], brief: Brief, *, limit: int) -> list[RankedGift]:
+    """Products matching at least one interest, in budget and suitable for the age, best first."""
+    middle = (brief.budget_min + brief.budget_max) / 2
+    # The score is a float: dividing in floats avoids a decimal division per candidate.
+    span = float(max(brief.budget_max - brief.budget_min, Decimal(1)))
+    hints = set(RELATIONSHIP_HINTS.get(brief.relationship, ()))
+    scored = []
+    for item in candidates:
+        if not (
+            _in_budget(item, brief.budget_min, brief.budget_max) and _fits_age(item, brief.age)
+        ):
+            continue
+        hits = interest_hits(words=item.words, interests=brief.interests)
+        if not hits:
+            continue
+        closeness = 1 - float(abs(item.price - middle)) / span
+        hinted = not hints.isdisjoint(item.tags)
+        score = 10 * len(hits) + 2 * closeness + (1 if hinted else 0) + min(item.stock, 20) / 100
+        scored.append((score, item, hits))
+    scored.sort(key=lambda found: (-found[0], found[1].price, found[1].sku))
+    # Reasons only for the gifts kept: wording them for every candidate cost a third of this.
+    return [
+        RankedGift(item, score, _reasons(item, hits, brief.age))
+        for score, item, hits in scored[:limit]
+    ]
+
+
+def _reasons(item: CatalogItem, hits: list[str], age: int | None) -> tuple[str, ...]:
+    facts = match_facts(hits=hits, age=age, price=item.price)
+    return tuple(english_reason(fact, currency=item.currency) for fact in facts)
+
+
+@dataclass(frozen=True)
+class EmptyResultAdvice:
+    reason: str
+    suggestions: list[dict]
+
+
+def explain_no_results(candidates: list[CatalogItem], brief: Brief) -> EmptyResultAdvice:
+    """Why nothing matched, and concrete changes to the brief that would find gifts."""
+    interest_items = [
+        i
+        for i in candidates
+        if interest_hits(words=i.words, interests=brief.interests) and _fits_age(i, brief.age)
+    ]
+    suggestions: list[dict] = []
+    currency = candidates[0].currency if candidates else ""
+
+    above = sorted(i.price for i in interest_items if i.price > brief.budget_max)
+    if above:
+        # The smallest raise that finds a handful of gifts (or all there are, if fewer).
+        target = above[min(len(above), 5) - 1].to_integral_value(rounding="ROUND_CEILING")
+        found = sum(1 for i in interest_items if brief.budget_min <= i.price <= target)
+        suggestions.append(
+            {
+                "change": "raise_budget_max",
+                "field": "budget_max",
+                "value": int(target),
+                "matches": found,
+                "message": f"raise budget_max to {target} to get {found} matches",
+            }
+        )
+    below = sorted((i.price for i in interest_items if i.price < brief.budget_min), reverse=True)
+    if below:
+        target = below[min(len(below), 5) - 1].to_integral_value(rounding="ROUND_FLOOR")
+        found = sum(1 for i in interest_items if target <= i.price <= brief.budget_max)
+        suggestions.append(
+            {
+                "change": "lower_budget_min",
+                "field": "budget_min",
+                "value": int(target),
+                "matches": found,
+                "message": f"lower budget_min to {target} to get {found} matches",
+            }
+        )
+
+    in_budget = [i for i in candidates if _in_budget(i, brief.budget_min, brief.budget_max)]
+    for interest in brief.interests:
+        if not any(interest_hits(words=i.words, interests=(interest,)) for i in candidates):
+            suggestions.append(
+                {
+                    "change": "drop_interest",
+                    "field": "interests",
+                    "value": interest,
+                    "matches": 0,
+                    "message": f"drop interest '{interest}': nothing in the catalog matches it",
+                }
+            )
+    if brief.age is not None:
+        without_age = [
+            i for i in in_budget if interest_hits(words=i.words, interests=brief.interests)
+        ]
+        if without_age:
+            suggestions.append(
+                {
+                    "change": "drop_age",
+                    "field": "age",
+                    "value": None,
+                    "matches": len(without_age),
+                    "message": f"leave out age to get {len(without_age)} matches",
+                }
+            )
+    popular = _popular_tags(
+        [i for i in in_budget if _fits_age(i, brief.age)], exclude=set(brief.interests)
+    )
+    if popular:
+        found = sum(1 for i in in_budget if _fits_age(i, brief.age) and set(popular) & set(i.tags))
+        suggestions.append(
+            {
+                "change": "use_interests",
+                "field": "interests",
+                "value": popular,
+                "matches": found,
+                "message": f"try interests {', '.join(popular)} to get {found} matches in this budget",
+            }
+        )
+
+    if not candidates:
+        reason = "The catalog has no products in stock priced in this currency."
+    elif not interest_items:
+        reason = f"No product in stock matches the interests {', '.join(brief.interests)}."
+    elif above or below:
+        reason = (
+            f"Products matching these interests exist, but none costs between {brief.budget_min} "
+            f"and {brief.budget_max} {currency}."
+        )
+    else:
+        reason = "No product matches these interests, budget and age together."
+    return EmptyResultAdvice(reason=reason, suggestions=suggestions)
+
+
+def explain_empty_search(
+    *,
+    query: str,
+    category: str | None,
+    max_price: Decimal | None,
+    without_category: list[CatalogItem],
+    without_max_price: list[CatalogItem],
+) -> EmptyResultAdvice:
+    """Why a search found nothing, and which of its filters to drop or widen: `without_category`
+    and `without_max_price` are what the same search finds with that one filter left out."""
+    suggestions: list[dict] = []
+    if category and without_category:
+        suggestions.append(
+            {
+                "change": "drop_category",
+                "field": "category",
+                "value": None,
+                "matches": len(without_category),
+                "message": f"leave out category to get {len(without_category)} matches",
+            }
+        )
+    if max_price is not None and without_max_price:
+        target = min(i.price for i in without_max_price).to_integral_value(rounding="ROUND_CEILING")
+        found = sum(1 for i in without_max_price if i.price <= target)
+        suggestions.append(
+            {
+                "change": "raise_max_price",
+                "field": "max_price",
+                "value": int(target),
+                "matches": found,
+                "message": f"raise max_price to {target} to get {found} matches",
+            }
+        )
+    if not suggestions:
+        suggestions.append(
+            {
+                "change": "other_words",
+                "field": "query",
+                "value": None,
+                "matches": 0,
+                "message": "no product mentions these words: try other or fewer words",
+            }
+        )
+    within = "".join(
+        [
+            f" in category {category}" if category else "",
+            f" at or under {max_price}" if max_price is not None else "",
+        ]
+    )
+    reason = f"No active product mentions the words '{query}'{within}."
+    return EmptyResultAdvice(reason=reason, suggestions=suggestions)
+
+
+def _popular_tags(items: list[CatalogItem], *, exclude: set[str], top: int = 3) -> list[str]:
+    counts: dict[str, int] = {}
+    for item in items:
+        for tag in item.tags:
+            if tag not in exclude:
+                counts[tag] = counts.get(tag, 0) + 1
+    return [tag for tag, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:top]]
