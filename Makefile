@@ -74,7 +74,7 @@ format: $(VENV)/.installed
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
-# --- MCP conformance (issue 9): the official suite's server scenarios against a live `make run`
+# --- MCP conformance: the official suite's server scenarios against a live `make run`
 # on a free port; needs `npm ci` (the pinned suite) and installs the pinned Node.js it needs.
 conformance: setup node_modules/.package-lock.json
 	$(PY) -m pip install -q -e '.[conformance]'

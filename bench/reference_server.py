@@ -1,6 +1,6 @@
 """The throughput reference: a server shaped like OpenAI's pizzaz Python example.
 
-Issue 12 sets GiftGenius's `/mcp` throughput against pizzaz, which answers a tools/call with
+The throughput bar sets GiftGenius's `/mcp` throughput against pizzaz, which answers a tools/call with
 static data and no database. This is that server on the same `mcp` SDK and uvicorn: stateless
 streamable HTTP with its default SSE responses, permissive CORS, one widget tool whose result
 is text, an echo of its argument as structured content and `_meta`. `python -m bench` starts it

@@ -1,4 +1,4 @@
-"""The money invariant (SPEC §8), checked against the provider's own books.
+"""The money invariant, checked against the provider's own books.
 
 For every order: what the provider captured minus refunded (its succeeded charges for the order)
 equals what the order says was paid (its succeeded/refunded Payment rows, amount - refunded).

@@ -1,4 +1,4 @@
-"""The checkout saga (SPEC §8): create_order → reserve_items → charge_card → complete.
+"""The checkout saga: create_order → reserve_items → charge_card → complete.
 
 Every step is persisted in SagaStep and the order's status moves after every step, so a process
 that dies half-way leaves a record the recovery sweep finishes or compensates (checkout.sweeps).

@@ -69,6 +69,6 @@ def build_application() -> Starlette:
 application = build_application()
 # What exists now (Django, the SDK, the registry: ~160k objects) lives as long as the process;
 # frozen, the collector no longer walks it: a full collection had stopped every request for
-# 46-62 ms (a p99 stall under load; issue 12), and collection time in a suggest_gifts call
+# 46-62 ms (a p99 stall under load), and collection time in a suggest_gifts call
 # fell from 2.5 to 1.4 %.
 gc.freeze()

@@ -3,7 +3,7 @@
 a2wsgi runs the WSGI app on a thread pool and, from that thread, waits on the event loop for
 each message: the request body when Django reads it, the response start, every body chunk and
 the end. That is four cross-thread round trips for a tool call (three for `/healthz`), each
-waking the loop and then the thread again. Here (issue 12) the request body is read on the
+waking the loop and then the thread again. Here the request body is read on the
 loop before Django runs, and a whole (non-streaming) response goes back to the loop once Django
 is done, so a request costs one hop into the pool and one back. The rest stays a2wsgi's: its
 environ, its thread pool, and these cases:

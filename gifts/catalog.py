@@ -199,7 +199,7 @@ def _with_retries(operation: Callable[[], T]) -> T:
 # for CATALOG_CACHE_SECONDS (a read-through cache of the upstream, not state of record), while the
 # filters that decide what is sellable (active, stock, price, age) always run live in the database.
 # The cache holds a ready CatalogItem for every product, discontinued ones too (building ~500
-# per call was a fifth of suggest_gifts, issue 12); an item is rebuilt only when the live stock
+# per call was a fifth of suggest_gifts); an item is rebuilt only when the live stock
 # or state differs from what it was built with.
 @dataclass(frozen=True)
 class _Snapshot:
@@ -258,7 +258,7 @@ def sellable_candidates(
     (plus a reload of the snapshot when it is stale or meets a product it does not know);
     sellability (active, stock, price, age) is always decided by the database. In no
     particular order: asked for one, SQLite walks the whole table by the sku index instead of
-    probing the ids the interests name (105 against 46 µs a read, issue 12); ranking orders."""
+    probing the ids the interests name (105 against 46 µs a read); ranking orders."""
     # A fixed statement per shape (tool_runtime.rows): building it with the ORM cost more
     # than running it. Sellable: active, priced in `currency`, in stock, within the range.
     where = ["{active}", "{currency} = %s", "{stock} > %s"]
@@ -281,7 +281,7 @@ def sellable_candidates(
             wanted = set(interests)
             named = sorted(set().union(*(snapshot.by_interest.get(word, ()) for word in wanted)))
             if len(named) <= MAX_NARROWED_IDS:
-                # Only products the interests name (issue 12: ranking ~500 products to keep a
+                # Only products the interests name (ranking ~500 products to keep a
                 # few cost a third of suggest_gifts); products newer than the snapshot are read
                 # too, so a new product is offered at once.
                 if not named:

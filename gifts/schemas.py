@@ -229,7 +229,7 @@ class SearchSuggestion(BaseModel):
 
 class SearchProductsOutput(ToolOutput):
     products: list[Product]
-    # Only for an empty result (SPEC §5: nothing found is not an error): why, and what would help.
+    # Only for an empty result (nothing found is not an error): why, and what would help.
     no_results_reason: str | None = None
     suggestions: list[SearchSuggestion] = Field(default_factory=list)
     # Set only for a search made within a workflow (which the search moved to `ideas`).

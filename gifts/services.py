@@ -31,7 +31,7 @@ def record_ideas(
     `workflow` is the row as this call read it (changed in place). One conditional UPDATE (a
     fixed statement, tool_runtime.rows) applies the change if the row is still as read
     (same step, same updated_at); after a concurrent change it locks the row and applies the
-    change to what is there now (issue 12). A "Regenerate" that finds the ideas the workflow
+    change to what is there now. A "Regenerate" that finds the ideas the workflow
     already shows, for the same brief, changes nothing and writes nothing: the call takes
     effect where it read the row, as if it had run just before any change made since.
     """

@@ -121,7 +121,7 @@ def search_products(context: ToolContext, args: SearchProductsInput) -> ToolResu
     output = SearchProductsOutput(products=[Product(**i.fields()) for i in items])
     if not items:
         # Only an empty result pays for the relaxed searches (one per filter given), to say which
-        # filter to drop or widen (SPEC §5: nothing found is not an error).
+        # filter to drop or widen (nothing found is not an error).
         advice = explain_empty_search(
             query=args.query,
             category=args.category,

@@ -1,4 +1,4 @@
-"""The gift workflow's steps and the one place their transitions are enforced (SPEC §3)."""
+"""The gift workflow's steps and the one place their transitions are enforced."""
 
 from __future__ import annotations
 

@@ -183,7 +183,7 @@ def order_of(order_id) -> Order:
 
 
 def assert_error(response, code: str, status: int) -> dict:
-    """The error contract (SPEC §5) holds and the code and HTTP status are the expected ones."""
+    """The error contract holds and the code and HTTP status are the expected ones."""
     assert response.status == status, response.body
     assert response.body["ok"] is False
     error = response.body["error"]

@@ -1,4 +1,4 @@
-"""The call log's batch (issue 12): only a read's first-time success waits, and it is flushed —
+"""The call log's batch: only a read's first-time success waits, and it is flushed —
 when the batch is full, by the flusher, at shutdown and before the metrics read the log."""
 
 from __future__ import annotations

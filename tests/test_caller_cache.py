@@ -1,4 +1,4 @@
-"""The verified-token cache (issue 12): a hit costs no query, and revocation, deactivation and
+"""The verified-token cache: a hit costs no query, and revocation, deactivation and
 expiry are respected — at once where a signal or the admin says so, else within the TTL."""
 
 from __future__ import annotations

@@ -592,7 +592,7 @@ def test_one_commit_stays_within_its_query_budget(api, django_assert_max_num_que
         response = commit(api, workflow_id, order_id, token, key="budget-key-0001")
     assert response.status == 200
     # A replay is one indexed read of the key, the loop guard's count beside it, and the
-    # call-log row (issue 12).
+    # call-log row.
     with django_assert_max_num_queries(2):
         replay = commit(api, workflow_id, order_id, token, key="budget-key-0001")
     assert replay.raw == response.raw

@@ -1,4 +1,4 @@
-"""Malformed calls get one field-precise, repairable error (SPEC §5)."""
+"""Malformed calls get one field-precise, repairable error."""
 
 import dataclasses
 import json

@@ -1,5 +1,5 @@
 """tool_runtime.rows reads rows exactly as the ORM does (every field converted by the
-backend's and the field's own converters), only through statements written once (issue 12).
+backend's and the field's own converters), only through statements written once.
 Run on SQLite and PostgreSQL: the converters differ per backend (UUIDs, JSON, booleans,
 decimals and aware datetimes are the ones that would come back raw)."""
 

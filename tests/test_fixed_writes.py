@@ -1,5 +1,5 @@
 """tool_runtime.rows.insert_rows writes rows exactly as the ORM does, in one statement run
-for every row (issue 12). Run on SQLite and PostgreSQL: each prepares UUIDs, datetimes and
+for every row. Run on SQLite and PostgreSQL: each prepares UUIDs, datetimes and
 booleans its own way."""
 
 from __future__ import annotations

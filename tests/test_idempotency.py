@@ -1,4 +1,4 @@
-"""Idempotency keys (SPEC §7): replay byte for byte, reuse, expiry, in-progress, take-over."""
+"""Idempotency keys: replay byte for byte, reuse, expiry, in-progress, take-over."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The money invariant check (SPEC §8) and `manage.py check_ledger`."""
+"""The money invariant check and `manage.py check_ledger`."""
 
 from __future__ import annotations
 

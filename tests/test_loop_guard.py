@@ -1,4 +1,4 @@
-"""The loop guard's one read (issue 12): only counted failures, through the partial index."""
+"""The loop guard's one read: only counted failures, through the partial index."""
 
 from __future__ import annotations
 
@@ -116,7 +116,7 @@ def test_the_count_read_beside_the_workflow_is_the_guards_count(db):
 
 @pytest.mark.postgres(reason="prepared statements are PostgreSQL's")
 def test_on_postgresql_the_guard_read_is_prepared_once_and_then_reused(db):
-    """Planning it took longer than running it, so a connection prepares it (issue 12)."""
+    """Planning it took longer than running it, so a connection prepares it."""
     runs = PREPARE_THRESHOLD + 3
     for _ in range(runs):
         assert count() == 0

@@ -1,4 +1,4 @@
-"""OAuth 2.1 (issue 10): the authorization server's refusals and the resource server's checks.
+"""OAuth 2.1: the authorization server's refusals and the resource server's checks.
 
 The codes are obtained through the real authorize endpoint (Django's test client, signed in,
 posting the consent form) and used against a live /mcp, so nothing here is mocked.

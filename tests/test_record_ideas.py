@@ -1,4 +1,4 @@
-"""suggest_gifts records its ideas with one conditional UPDATE (issue 12), a workflow that
+"""suggest_gifts records its ideas with one conditional UPDATE, a workflow that
 changed since the call read it is never overwritten with a stale picture of it, and a
 "Regenerate" that finds the ideas already recorded writes nothing."""
 

@@ -1,4 +1,4 @@
-"""The catalog adapter retries transient failures only, within bounds (SPEC §6)."""
+"""The catalog adapter retries transient failures only, within bounds."""
 
 import pytest
 from django.test import override_settings

@@ -96,7 +96,7 @@ def test_the_shell_is_small_enough(capsys):
         print(
             f"\nwidget shell: {len(html.encode())} bytes, {size} bytes gzipped (budget {GZIP_BUDGET_BYTES})"
         )
-    # Issue 9's budget: 25 KB gzipped, and room left under 22 KB for the widget's own CSS.
+    # The budget: 25 KB gzipped, and room left under 22 KB for the widget's own CSS.
     assert GZIP_BUDGET_BYTES == 25 * 1024
     assert size <= GZIP_BUDGET_BYTES
     assert size <= 22 * 1024

@@ -1,4 +1,4 @@
-"""The widget's look and locale (issue 13): pictures, prices, reasons, truncation, layout markup."""
+"""The widget's look and locale: pictures, prices, reasons, truncation, layout markup."""
 
 from __future__ import annotations
 

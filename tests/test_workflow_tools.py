@@ -99,7 +99,7 @@ def test_search_products_finds_by_words_and_respects_filters(api):
 
 
 def test_a_search_without_hits_says_why_and_what_would_help(api):
-    # SPEC §5: nothing found is not an error; it carries a reason and concrete suggestions.
+    # nothing found is not an error; it carries a reason and concrete suggestions.
     in_pets = api.call("search_products", {"query": "coffee", "category": "pets"})
     assert in_pets.status == 200 and in_pets.body["ok"] is True and in_pets.body["products"] == []
     assert "coffee" in in_pets.body["no_results_reason"]

@@ -1,4 +1,4 @@
-"""giftgenius.wsgi_bridge: Django on a thread pool with one round trip a request (issue 12).
+"""giftgenius.wsgi_bridge: Django on a thread pool with one round trip a request.
 
 The bridge is driven with ASGI messages, as uvicorn drives it, around small WSGI apps that note
 when things happen; the last tests serve the real app under uvicorn.

@@ -1,4 +1,4 @@
-"""Writing the per-call log row (ToolCallLog) without making every read pay an INSERT (issue 12).
+"""Writing the per-call log row (ToolCallLog) without making every read pay an INSERT.
 
 A successful, first-time call of a read-only tool is only counted by the metrics, so its row may
 wait in a small per-process batch, written whole in one transaction

@@ -1,4 +1,4 @@
-"""The loop guard: the same failing call, repeated in a workflow, is stopped (SPEC §10).
+"""The loop guard: the same failing call, repeated in a workflow, is stopped.
 
 It counts this principal's recent failures of one tool with the same arguments in one workflow,
 and reads only failures: through the partial index `toolcalllog_failures_idx` (its condition is

@@ -1,5 +1,5 @@
 """Turns a request body into a tool's arguments, and pydantic validation errors into the
-field-precise error contract (SPEC §5).
+field-precise error contract.
 
 Everything the error says (expected, allowed values, example) is read from the same JSON
 schema the client was given, so the error and the schema can never disagree.

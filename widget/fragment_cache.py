@@ -1,4 +1,4 @@
-"""Rendered fragments, remembered by everything their rendering reads (issue 12).
+"""Rendered fragments, remembered by everything their rendering reads.
 
 Rendering a view costs more than the tool call that asked for it, and the same view is drawn
 again and again: every redraw of an unchanged workflow, a replay, the same ideas for the same

@@ -1,4 +1,4 @@
-"""The widget's HTML fragments: one server-rendered view per tool outcome (SPEC §9).
+"""The widget's HTML fragments: one server-rendered view per tool outcome.
 
 `render_fragment` is the only entry point. The MCP adapter puts its result in the tool
 result's widget-only `_meta.html`; the browser endpoint (widget.views) returns it to htmx.

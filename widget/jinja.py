@@ -1,4 +1,4 @@
-"""The Jinja2 environment the widget fragments render with (issue 12).
+"""The Jinja2 environment the widget fragments render with.
 
 Fragments are rendered on every tool call that shows a view; Django's template engine spent
 about 1 ms on one, more than the tool itself. Jinja2 compiles them to Python. Texts are

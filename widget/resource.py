@@ -40,7 +40,7 @@ def widget_resource_meta() -> dict[str, Any]:
     resources = _explicit_origins(
         "WIDGET_RESOURCE_DOMAINS",
         # Product pictures load from the catalog's image origins and from the origin the demo
-        # pictures' absolute URLs are made on (issue 13).
+        # pictures' absolute URLs are made on.
         list(
             dict.fromkeys(
                 [

@@ -1,4 +1,4 @@
-"""Alert rules over the database metrics (SPEC §10): what should page someone right now.
+"""Alert rules over the database metrics: what should page someone right now.
 
 Only `alert`-severity failures from the error catalog (upstream down, mass payment time-outs,
 internal errors, sagas left inconsistent) can fire. Business events — no results, declined

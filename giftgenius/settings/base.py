@@ -197,7 +197,7 @@ METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 MCP_TRUST_OPENAI_SUBJECT = env_bool("MCP_TRUST_OPENAI_SUBJECT", False)
 # The MCP SDK wraps every message in an OpenTelemetry span. Nothing here exports spans (the
 # call log, the JSON logs and /metrics are the observability), and even unexported they cost
-# ~2.5 % of a /mcp call's CPU (issue 12); MCP_OPENTELEMETRY_SPANS=1 keeps them for a deployment
+# ~2.5 % of a /mcp call's CPU; MCP_OPENTELEMETRY_SPANS=1 keeps them for a deployment
 # that installs an OpenTelemetry SDK and exporter.
 MCP_OPENTELEMETRY_SPANS = env_bool("MCP_OPENTELEMETRY_SPANS", False)
 
@@ -276,7 +276,7 @@ WEBHOOK_MAX_ATTEMPTS = int(os.environ.get("WEBHOOK_MAX_ATTEMPTS", "5"))
 WEBHOOK_RETRY_BASE_SECONDS = float(os.environ.get("WEBHOOK_RETRY_BASE_SECONDS", "30"))
 WEBHOOK_RETRY_MAX_SECONDS = float(os.environ.get("WEBHOOK_RETRY_MAX_SECONDS", "3600"))
 
-# --- OAuth 2.1 sign-in for /mcp and /api/tools (issue 10) ---
+# --- OAuth 2.1 sign-in for /mcp and /api/tools ---
 # GiftGenius is its own authorization server (django-oauth-toolkit): authorization code with
 # PKCE S256, dynamic client registration, tokens bound to the resource asked for (RFC 8707).
 INSTALLED_APPS += ["oauth2_provider"]
@@ -329,7 +329,7 @@ LOGGING["loggers"].update(
         "oauth2_provider": {"handlers": ["console"], "level": "WARNING", "propagate": False},
     }
 )
-# --- Widget look and locale (issue 13) ---
+# --- Widget look and locale ---
 # Origins a real catalog's product pictures load from (explicit https://host, never a wildcard).
 # They join the page CSP's img-src and the widget resource's resource domains.
 WIDGET_IMAGE_ORIGINS = env_list("WIDGET_IMAGE_ORIGINS", [])

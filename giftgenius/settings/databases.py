@@ -45,7 +45,7 @@ def prepared_statement_options(*, enabled: bool) -> dict[str, Any]:
     """PostgreSQL plans every client-bound statement afresh: planning the loop guard's read took
     longer than running it. Server-side binding lets psycopg prepare the statements a
     connection repeats (each tool call's fixed reads), so each is planned once per connection
-    (issue 12: +12 % get_workflow calls/s). Off behind a pooler in transaction mode that cannot
+    (+12 % get_workflow calls/s). Off behind a pooler in transaction mode that cannot
     carry prepared statements (PgBouncer before 1.21, or without max_prepared_statements)."""
     if not enabled:
         return {}

@@ -17,12 +17,12 @@ SECURE_HSTS_PRELOAD = True
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
 
-# --- Payments: real money goes through a real provider (issue 11) ---
+# --- Payments: real money goes through a real provider ---
 from checkout.payments import config as payment_config  # noqa: E402
 
 payment_config.refuse_simulator_in_production(PAYMENT_PROVIDER, os.environ)  # noqa: F405
 
-# --- OAuth 2.1 sign-in for /mcp and /api/tools (issue 10) ---
+# --- OAuth 2.1 sign-in for /mcp and /api/tools ---
 from django.core.exceptions import ImproperlyConfigured  # noqa: E402
 
 if MCP_TRUST_OPENAI_SUBJECT:  # noqa: F405

@@ -1,5 +1,5 @@
 /*
- * GiftGenius widget bridge, contract v1 (SPEC §9).
+ * GiftGenius widget bridge, contract v1.
  *
  * The server renders every state as an HTML fragment; this script only decides the transport:
  *  - in an MCP Apps host (framed, the host answers ui/initialize) an action is a JSON-RPC

@@ -1,4 +1,4 @@
-"""The widget's look in Debian's Chromium (issue 13): every state at 380, 720 and 1280 px in
+"""The widget's look in Debian's Chromium: every state at 380, 720 and 1280 px in
 English, Polish and Simplified Chinese, on the plain /widget/ page under the strict CSP.
 
 Each state is screenshotted to var/screenshots/issue13/ (kept by CI as an artifact) and checked:
