@@ -69,6 +69,7 @@ bench-instructions: setup
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
 
 format: $(VENV)/.installed
 	$(VENV)/bin/ruff check --fix .
