@@ -48,7 +48,7 @@ test: $(VENV)/.installed $(BROWSER_TEST_DEPS)
 	mkdir -p var
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-# A fake Stripe API for running the app with PAYMENT_PROVIDER=stripe (README, "Stripe").
+# A fake Stripe API for running the app with PAYMENT_PROVIDER=stripe (docs/payments.md §4).
 LOCALSTRIPE_PORT ?= 8420
 localstripe: $(VENV)/.installed
 	@echo "Run the app against it: PAYMENT_PROVIDER=stripe STRIPE_API_BASE=http://127.0.0.1:$(LOCALSTRIPE_PORT) STRIPE_API_KEY=sk_test_local STRIPE_WEBHOOK_SECRET=whsec_local make run"
