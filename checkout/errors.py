@@ -2,6 +2,7 @@
 
 from django.utils.translation import gettext_lazy as _
 
+import gifts.errors  # noqa: F401 (its codes are in the catalog before RETRYABLE_FAILURES is read)
 from tool_runtime.errors import (
     ALERT,
     ANALYTICS,
@@ -108,5 +109,7 @@ declare_errors(
 )
 
 # Failures after which the same order may run the saga again (fully compensated, retryable):
-# checkout's own retryable codes and the runtime's (INTERNAL_ERROR, a crash recovery compensates).
+# every retryable code of the layers below and of checkout, e.g. INTERNAL_ERROR (a crash that
+# recovery compensated) and PAYMENT_TIMEOUT. The gift domain's codes are declared first, so the
+# set never depends on which module was imported first.
 RETRYABLE_FAILURES = frozenset(code for code, spec in ERROR_CATALOG.items() if spec.retryable)

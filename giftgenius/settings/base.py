@@ -192,8 +192,8 @@ UPSTREAM_RETRY_WAIT_MAX_SECONDS = float(os.environ.get("UPSTREAM_RETRY_WAIT_MAX_
 FAULT_INJECTION_ENABLED = env_bool("FAULT_INJECTION_ENABLED", False)
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 # Act for the ChatGPT user named by the request's _meta["openai/subject"] when no bearer token
-# is sent. That subject is asserted by whoever calls /mcp, so production trusts it only when
-# told to (MCP_TRUST_OPENAI_SUBJECT=1 behind a gateway that lets only ChatGPT reach /mcp).
+# is sent. That subject is asserted by whoever calls /mcp, so it is for development and tests
+# only: production settings refuse to start with it on (sign-in is OAuth there).
 MCP_TRUST_OPENAI_SUBJECT = env_bool("MCP_TRUST_OPENAI_SUBJECT", False)
 # The MCP SDK wraps every message in an OpenTelemetry span. Nothing here exports spans (the
 # call log, the JSON logs and /metrics are the observability), and even unexported they cost
@@ -233,8 +233,10 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "loggers": {
-        "giftgenius": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-        "checkout": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+        **{
+            app: {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")}
+            for app in ("giftgenius", "widget", "checkout", "gifts", "tool_runtime")
+        },
         "django": {"handlers": ["console"], "level": "WARNING"},
     },
 }
