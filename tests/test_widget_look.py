@@ -23,7 +23,8 @@ from gifts.models import WorkflowContext
 from tests.fixtures import BOTH_DATABASES, paid_order, start, suggest
 from tests.test_widget_fragments import GIFT, WORKFLOW, ok, visible_text
 from tool_runtime.outcome import ToolOutcome
-from widget.fragments import money, render_fragment, short_description
+from widget.formatting import money, short_description
+from widget.fragments import render_fragment
 from widget.shell import gzipped_size, render_widget_shell
 
 # Views look up workflows and orders, so rendering needs the database.

@@ -11,20 +11,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Any
-from urllib.parse import urljoin
 
-from babel.numbers import format_currency
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import get_script_prefix, reverse
-from django.utils import formats, translation
-from django.utils.dateparse import parse_datetime
-from django.utils.text import Truncator
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
@@ -34,7 +29,8 @@ from gifts.selectors import MatchFact, interest_hits, match_facts
 from tool_runtime.errors import ERROR_CATALOG, spec_for
 from tool_runtime.outcome import ToolOutcome
 from widget import fragment_cache, selectors
-from widget.locale import babel_locale, html_lang, locale_or_default
+from widget.formatting import money, picture, pictures_from, short_description, utc_time
+from widget.locale import html_lang, locale_or_default
 
 CONTRACT = "v1"
 # Prefilled only where settings.WIDGET_DEMO_SHIPPING says so (the local QA preview and tests):
@@ -87,11 +83,6 @@ class Action:
         return json.dumps(self.args, separators=(",", ":"), default=str, ensure_ascii=False)
 
 
-# The origin root-relative picture URLs are resolved against while one fragment renders: the
-# page's own for the browser, WIDGET_IMAGE_BASE_URL for the MCP widget (another origin's frame).
-_picture_origin: ContextVar[str] = ContextVar("picture_origin", default="")
-
-
 def render_fragment(
     *, tool: str, outcome: ToolOutcome, locale: str, origin: str | None = None, hosted: bool = True
 ) -> str:
@@ -102,19 +93,15 @@ def render_fragment(
     would do nothing."""
     language = locale_or_default(locale)
     picture_origin = origin or settings.WIDGET_IMAGE_BASE_URL
-    token = _picture_origin.set(picture_origin)
-    try:
-        with translation.override(language):
-            if (found := _view_inputs(tool, outcome)) is not None:
-                inputs, build = found
-                return fragment_cache.render_from_inputs(
-                    (tool, picture_origin, inputs),
-                    lambda view_id: _draw(*build(), tool=tool, language=language, view_id=view_id),
-                )
-            template, context = _view(tool, outcome, hosted=hosted)
-            return render_view(template, context, tool=tool, language=language)
-    finally:
-        _picture_origin.reset(token)
+    with pictures_from(picture_origin), translation.override(language):
+        if (found := _view_inputs(tool, outcome)) is not None:
+            inputs, build = found
+            return fragment_cache.render_from_inputs(
+                (tool, picture_origin, inputs),
+                lambda view_id: _draw(*build(), tool=tool, language=language, view_id=view_id),
+            )
+        template, context = _view(tool, outcome, hosted=hosted)
+        return render_view(template, context, tool=tool, language=language)
 
 
 def render_start(*, locale: str) -> str:
@@ -236,38 +223,6 @@ def _step_view(workflow_id: Any, step: str | None, view: selectors.WorkflowView 
 # --- contexts ----------------------------------------------------------------------------------------
 
 
-def money(amount: Any, currency: str, *, language: str | None = None) -> str:
-    """An amount as the active language (`language`, when the caller has it at hand) writes it
-    (CLDR via Babel): $30.00, 30,00 USD, US$30.00."""
-    try:
-        value = Decimal(str(amount))
-    except (InvalidOperation, ValueError):
-        return f"{amount} {currency}"
-    if not currency:
-        return formats.number_format(value, 2, use_l10n=True)
-    return _currency(value, currency, language or translation.get_language())
-
-
-@lru_cache(maxsize=4096)
-def _currency(value: Decimal, currency: str, language: str) -> str:
-    """Babel's formatting is most of a card's cost, and a catalog has few distinct prices."""
-    return format_currency(value, currency, locale=babel_locale(language))
-
-
-DESCRIPTION_WORDS = 22
-DESCRIPTION_CHARS = 70  # for text written without spaces (Chinese, Japanese)
-
-
-@lru_cache(maxsize=4096)
-def short_description(text: str) -> str:
-    """At most DESCRIPTION_WORDS words, cut between words with an ellipsis; text without spaces
-    is cut by characters, since there every character boundary is a word boundary. Cached:
-    every redraw of a list truncates the same few catalog texts again."""
-    if len(text.split()) > 1:
-        return Truncator(text).words(DESCRIPTION_WORDS, truncate="…")
-    return Truncator(text).chars(DESCRIPTION_CHARS, truncate="…")
-
-
 @dataclass(frozen=True)
 class CardWords:
     """A gift card's fixed words in one language."""
@@ -317,27 +272,6 @@ def _reasons(gift: dict[str, Any], brief: dict[str, Any] | None, *, language: st
     facts = match_facts(hits=hits, age=brief.get("age"), price=price)
     currency = gift.get("currency", "")
     return [match_reason(fact, currency=currency, language=language) for fact in facts]
-
-
-def picture(item: dict[str, Any]) -> dict[str, Any] | None:
-    """The <img> of a product: absolute URL, intrinsic size (no layout jump), alt text."""
-    src = item.get("image") or ""
-    if not src:
-        return None
-    name = item.get("name", "")
-    return {
-        "src": _absolute_url(_picture_origin.get(), src),
-        "width": item.get("image_width") or 320,
-        "height": item.get("image_height") or 240,
-        "alt": item.get("image_alt") or name,
-        "initial": name[:1].upper(),
-    }
-
-
-@lru_cache(maxsize=4096)
-def _absolute_url(origin: str, src: str) -> str:
-    """urljoin parses both URLs on every call; a catalog has few pictures and one origin."""
-    return urljoin(origin, src)
 
 
 def _gift_card(
@@ -685,13 +619,6 @@ def checkout_shipping(*, workflow_id: Any) -> dict[str, str]:
     return DEMO_SHIPPING if settings.WIDGET_DEMO_SHIPPING else NO_SHIPPING
 
 
-def _time(value: Any) -> str:
-    moment = parse_datetime(value) if isinstance(value, str) else value
-    if moment is None:
-        return ""
-    return formats.time_format(moment, "TIME_FORMAT") + " UTC"
-
-
 def summary_context(body: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
     workflow_id = body["workflow_id"]
     gift = body.get("gift") or {}
@@ -702,7 +629,7 @@ def summary_context(body: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any
         "confirmation_token": meta.get("confirmation_token") or "",
     }
     ordered = selectors.order_gift(body["order_id"]) or {}
-    held_until = _time(body.get("expires_at"))
+    held_until = utc_time(body.get("expires_at"))
     return {
         "workflow_id": workflow_id,
         "heading": _("Check and confirm"),
