@@ -278,7 +278,7 @@ def test_an_empty_result_offers_the_brief_form_when_no_suggestion_can_be_applied
 def test_every_no_results_reason_is_translated(suggestions, english, language):
     from django.utils import translation
 
-    from widget.fragments import empty_reason
+    from widget.screens.empty import empty_reason
 
     brief = {"budget_min": "1", "budget_max": "2", "currency": "USD"}
     with translation.override("en"):

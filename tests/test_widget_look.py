@@ -133,10 +133,10 @@ def test_match_reasons_are_shown_in_the_persons_language(workflow_with_brief, lo
 
 
 def test_the_budget_reason_carries_the_localized_price(workflow_with_brief):
-    from widget.fragments import _reasons
+    from widget.screens.card import card_reasons
 
     with translation.override("zh-hans"):
-        reasons = _reasons(GIFT, {"interests": ["coffee"], "age": None}, language="zh-hans")
+        reasons = card_reasons(GIFT, {"interests": ["coffee"], "age": None}, language="zh-hans")
     assert reasons == ["符合兴趣“coffee”", "US$34.50 在您的预算之内"]
 
 
@@ -389,7 +389,7 @@ def test_prices_in_the_summary_are_localized():
 
 
 def test_card_words_are_in_the_language_asked_for_whichever_is_active():
-    from widget.fragments import card_words
+    from widget.screens.card import card_words
 
     card_words.cache_clear()
     with translation.override("en"):

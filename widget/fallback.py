@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from django.utils import translation
 from django.utils.html import format_html
-from django.utils.translation import gettext as _
 
 from tool_runtime.observability import get_logger
 from tool_runtime.outcome import ToolOutcome
 from widget import fragments
 from widget.locale import html_lang, locale_or_default
+from widget.screens.status import unshown_context
 
 log = get_logger("widget.fragments")
 
@@ -37,29 +37,7 @@ def unshown_notice(*, outcome: ToolOutcome, locale: str) -> str:
     """A notice in place of the fragment: what happened is kept; a button redraws the state."""
     language = locale_or_default(locale)
     with translation.override(language):
-        heading = (
-            _("Done, but this view could not be shown.")
-            if outcome.ok
-            else _("This view could not be shown.")
-        )
-        text = _("Nothing was lost. Show the current state to carry on.")
-        workflow_id = outcome.body.get("workflow_id")
-        context = {
-            "workflow_id": workflow_id,
-            "status": "unshown",
-            "heading": heading,
-            "text": text,
-            "actions": [
-                fragments.Action(
-                    "get_workflow",
-                    _("Show the current state"),
-                    {"workflow_id": str(workflow_id)} if workflow_id else {},
-                    testid="show-current-state",
-                    style="primary",
-                    inherit="" if workflow_id else "workflow_id",
-                )
-            ],
-        }
+        context = unshown_context(workflow_id=outcome.body.get("workflow_id"), tool_ran=outcome.ok)
         try:
             return fragments.render_view("status", context, tool=outcome.tool, language=language)
         except Exception:
@@ -69,6 +47,6 @@ def unshown_notice(*, outcome: ToolOutcome, locale: str) -> str:
                 '<section class="gg-view" data-gg-state="unshown" lang="{}" role="status">'
                 "<h2>{}</h2><p>{}</p></section>",
                 html_lang(language),
-                heading,
-                text,
+                context["heading"],
+                context["text"],
             )

@@ -1,0 +1,117 @@
+"""Where an order stands (`status.html`): confirmed, pending, failed, cancelled; and the notice
+shown in place of a screen that could not be drawn after its tool ran."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from tool_runtime.errors import ERROR_CATALOG, spec_for
+from widget import selectors
+from widget.formatting import money, picture
+from widget.screens.actions import Action, checkout_action, start_over_action
+
+STATUS_TEXT = {
+    "completed": lambda: (
+        _("Thank you! Your order is confirmed."),
+        _("The gift is on its way. You will not be charged again."),
+    ),
+    "payment_pending": lambda: (
+        _("Your payment is being confirmed."),
+        _("This can take a moment. Nothing will be charged twice."),
+    ),
+    "processing": lambda: (
+        _("We are finishing your order."),
+        _("This can take a moment. Nothing will be charged twice."),
+    ),
+    "failed": lambda: (_("The order did not go through."), _("You have not been charged.")),
+    "cancelled": lambda: (_("The order was cancelled."), ""),
+    "draft": lambda: (
+        _("This order is not confirmed yet."),
+        _("Review it and confirm when you are ready."),
+    ),
+}
+
+
+def status_context(body: dict[str, Any], *, hosted: bool = True) -> dict[str, Any]:
+    status = body.get("status") or "processing"
+    heading, text = STATUS_TEXT.get(status, STATUS_TEXT["processing"])()
+    order_id = body.get("order_id")
+    workflow_id = body.get("workflow_id")
+    actions: list[Action] = []
+    banner = ""
+    failure = body.get("failure") or None
+    if status in {"payment_pending", "processing"}:
+        actions.append(
+            Action(
+                "get_order",
+                _("Check again"),
+                {"order_id": str(order_id)},
+                testid="check-again",
+                style="primary",
+            )
+        )
+    elif status == "failed":
+        if failure and failure.get("code") in ERROR_CATALOG:
+            banner = str(spec_for(failure["code"]).banner)
+        actions.append(checkout_action(workflow_id, _("Choose another payment method")))
+    elif status == "draft":
+        actions.append(checkout_action(workflow_id, _("Review the order")))
+    elif status in {"cancelled", "completed"}:
+        # A tool as well as a message: without a chat (the standalone page) it starts a search.
+        actions.append(start_over_action())
+        if status == "completed" and not hosted:
+            actions[-1].style = "primary"
+    refunded = body.get("refunded_amount")
+    gift = body.get("gift") or {}
+    ordered = (selectors.order_gift(order_id) if order_id else None) or {}
+    return {
+        "workflow_id": workflow_id,
+        "status": status,
+        "heading": heading,
+        "text": text,
+        "banner": banner,
+        "gift_name": gift.get("name") or ordered.get("name") or "",
+        "picture": picture(ordered) if status == "completed" else None,
+        # Next steps the host sends into the chat as the person's own message (contract (b));
+        # only a host has a chat to send them to.
+        "follow_ups": [
+            (_("Write a card message"), _("Help me write a short card message for this gift.")),
+        ]
+        if status == "completed" and hosted
+        else [],
+        "amount": money(body.get("amount"), body.get("currency", "")) if body.get("amount") else "",
+        "refunded": money(refunded, body.get("currency", ""))
+        if refunded and Decimal(str(refunded)) > 0
+        else "",
+        "order_ref": str(order_id).split("-")[0].upper() if order_id else "",
+        "actions": actions,
+    }
+
+
+def unshown_context(*, workflow_id: Any, tool_ran: bool) -> dict[str, Any]:
+    """The notice in place of a screen that could not be drawn: what happened is kept (the tool
+    may have charged a card), and a button redraws the workflow as it is now."""
+    heading = (
+        _("Done, but this view could not be shown.")
+        if tool_ran
+        else _("This view could not be shown.")
+    )
+    return {
+        "workflow_id": workflow_id,
+        "status": "unshown",
+        "heading": heading,
+        "text": _("Nothing was lost. Show the current state to carry on."),
+        "actions": [
+            Action(
+                "get_workflow",
+                _("Show the current state"),
+                {"workflow_id": str(workflow_id)} if workflow_id else {},
+                testid="show-current-state",
+                style="primary",
+                inherit="" if workflow_id else "workflow_id",
+            )
+        ],
+    }
