@@ -12,9 +12,9 @@ from django.utils.safestring import mark_safe
 
 from gifts.models import Product, WorkflowContext
 from tool_runtime.outcome import ToolOutcome
-from widget import fragments
+from widget import rendering
 from widget.fragment_cache import VIEW_ID_PLACEHOLDER, FragmentCache, fingerprint
-from widget.fragments import render_fragment
+from widget.rendering import render_fragment
 
 VIEW_ID = re.compile(r'data-gg-view="([0-9a-f]{32})"')
 
@@ -127,13 +127,13 @@ def without_view_id(html: str) -> str:
 def drawn(monkeypatch) -> list[str]:
     """The templates really drawn (a view taken from the cache draws none)."""
     names: list[str] = []
-    real = fragments.render_to_string
+    real = rendering.render_to_string
 
     def spy(name, context, **kwargs):
         names.append(name)
         return real(name, context, **kwargs)
 
-    monkeypatch.setattr(fragments, "render_to_string", spy)
+    monkeypatch.setattr(rendering, "render_to_string", spy)
     return names
 
 

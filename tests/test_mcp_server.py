@@ -452,7 +452,7 @@ def test_success_result_carries_body_summary_and_widget_meta(live_url):
 def mcp_server_has_fragments() -> bool:
     import importlib.util
 
-    return importlib.util.find_spec("widget.fragments") is not None
+    return importlib.util.find_spec("widget.rendering") is not None
 
 
 @LIVE
@@ -583,9 +583,9 @@ def test_a_crash_while_finding_the_principal_is_internal_error_too(live_url, mon
 
 
 def fake_fragments(monkeypatch, render) -> None:
-    from widget import fragments
+    from widget import rendering
 
-    monkeypatch.setattr(fragments, "render_fragment", render)
+    monkeypatch.setattr(rendering, "render_fragment", render)
 
 
 @LIVE

@@ -14,7 +14,7 @@ import pytest
 from gifts.models import WorkflowContext
 from tool_runtime.errors import ERROR_CATALOG
 from tool_runtime.outcome import ToolOutcome
-from widget.fragments import render_fragment
+from widget.rendering import render_fragment
 
 # Status views look up the order's gift name and step views the workflow: reads need a database.
 pytestmark = pytest.mark.django_db

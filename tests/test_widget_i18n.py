@@ -9,8 +9,8 @@ from django.utils import translation
 
 from tool_runtime.errors import ERROR_CATALOG
 from tool_runtime.outcome import ToolOutcome
-from widget.fragments import render_fragment
 from widget.locale import locale_or_default, normalize_locale
+from widget.rendering import render_fragment
 from widget.shell import fallback_strings
 
 pytestmark = pytest.mark.django_db

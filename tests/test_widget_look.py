@@ -24,7 +24,7 @@ from tests.fixtures import BOTH_DATABASES, paid_order, start, suggest
 from tests.test_widget_fragments import GIFT, WORKFLOW, ok, visible_text
 from tool_runtime.outcome import ToolOutcome
 from widget.formatting import money, short_description
-from widget.fragments import render_fragment
+from widget.rendering import render_fragment
 from widget.shell import gzipped_size, render_widget_shell
 
 # Views look up workflows and orders, so rendering needs the database.

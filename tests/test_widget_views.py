@@ -174,14 +174,14 @@ def test_a_declined_card_shows_its_banner_and_the_way_out(shopper, demo_catalog)
 
 
 def broken_fragments(monkeypatch, *, also_templates: bool = False) -> None:
-    from widget import fragments
+    from widget import rendering
 
     def fail(*args, **kwargs):
         raise RuntimeError("template bug")
 
-    monkeypatch.setattr(fragments, "render_fragment", fail)
+    monkeypatch.setattr(rendering, "render_fragment", fail)
     if also_templates:
-        monkeypatch.setattr(fragments, "render_view", fail)
+        monkeypatch.setattr(rendering, "render_view", fail)
 
 
 def test_a_render_error_after_the_tool_ran_keeps_its_outcome_and_offers_the_state(

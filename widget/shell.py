@@ -1,7 +1,7 @@
 """The widget shell (the MCP Apps resource ui://widget/giftgenius-v2.html): bridge and CSS only.
 
 ChatGPT caches this shell, so it holds no data: every state arrives later as a fragment
-(widget.fragments). Its contract version ("v1") is in `data-gg-contract`; a change to the
+(widget.rendering). Its contract version ("v1") is in `data-gg-contract`; a change to the
 fragment attributes or the `_meta` key means a new version and a new resource URI.
 
 The MCP resource inlines its assets (the sandboxed frame loads nothing else) and carries no

@@ -35,9 +35,8 @@ from tool_runtime.outcome import ToolOutcome, error_body
 from tool_runtime.principals import issue_api_token, user_for_token
 from tool_runtime.registry import REGISTRY
 from tool_runtime.validation import json_arguments
-from widget.fallback import fragment_or_none, unshown_notice
-from widget.fragments import CONTRACT, render_start
 from widget.locale import html_lang, locale_from_request, normalize_locale
+from widget.rendering import CONTRACT, fragment_or_none, render_start, unshown_notice
 from widget.resource import widget_resource_meta
 from widget.shell import render_widget_shell, shell_context
 

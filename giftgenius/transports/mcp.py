@@ -35,8 +35,8 @@ from tool_runtime.outcome import ToolOutcome, error_body
 from tool_runtime.principals import user_for_subject
 from tool_runtime.registry import REGISTRY, ToolSpec
 from tool_runtime.validation import is_unicode
-from widget.fallback import fragment_or_none
 from widget.locale import DEFAULT_LANGUAGE, locale_from_accept_language, normalize_locale
+from widget.rendering import fragment_or_none
 from widget.resource import (
     WIDGET_DESCRIPTION,
     WIDGET_MIME_TYPE,

@@ -1,10 +1,15 @@
-"""The widget's HTML fragments: one server-rendered view per tool outcome.
+"""Drawing the widget's HTML fragments: one server-rendered screen per tool outcome.
 
-`render_fragment` is the only entry point. The MCP adapter puts its result in the tool
-result's widget-only `_meta.html`; the browser endpoint (widget.views) returns it to htmx.
-Buttons carry their tool and arguments as data attributes; the bridge script decides the
-transport and adds idempotency keys. Person-facing text is translated; user data is escaped
-by Django's autoescape; error codes appear only in data attributes.
+`render_fragment` draws the screen widget.screens picks for an outcome. The MCP adapter puts
+it in the tool result's widget-only `_meta.html`; the browser endpoint (widget.views) returns
+it to htmx. Buttons carry their tool and arguments as data attributes; the bridge script
+decides the transport and adds idempotency keys. Person-facing text is translated; user data
+is escaped by the templates' autoescape; error codes appear only in data attributes.
+
+A fragment that cannot be drawn after its tool already ran (it may have charged a card) does
+not hide the outcome: `fragment_or_none` gives None, and MCP then sends no `_meta.html` (the
+bridge shows its banner); the browser endpoint swaps in `unshown_notice`, a short notice that
+offers to redraw the workflow as it is now, and never a 500.
 """
 
 from __future__ import annotations
@@ -14,15 +19,20 @@ from typing import Any
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.html import format_html
 
+from tool_runtime.observability import get_logger
 from tool_runtime.outcome import ToolOutcome
 from widget import fragment_cache
 from widget.formatting import pictures_from
 from widget.locale import html_lang, locale_or_default
 from widget.screens.dispatch import screen_for, screen_inputs
 from widget.screens.resume import start_context
+from widget.screens.status import unshown_context
 
 CONTRACT = "v1"
+# The logger name the failures have always been logged under: what fails is a fragment.
+log = get_logger("widget.fragments")
 
 
 def render_fragment(
@@ -44,6 +54,40 @@ def render_fragment(
             )
         template, context = screen_for(tool, outcome, hosted=hosted)
         return render_view(template, context, tool=tool, language=language)
+
+
+def fragment_or_none(
+    *, outcome: ToolOutcome, locale: str, origin: str | None = None, hosted: bool = True
+) -> str | None:
+    """`render_fragment` for the outcome's own tool, or None (logged) where it fails."""
+    try:
+        return render_fragment(
+            tool=outcome.tool, outcome=outcome, locale=locale, origin=origin, hosted=hosted
+        )
+    except Exception:
+        log.exception(
+            "widget_fragment_failed", tool=outcome.tool, correlation_id=outcome.correlation_id
+        )
+        return None
+
+
+def unshown_notice(*, outcome: ToolOutcome, locale: str) -> str:
+    """A notice in place of the fragment: what happened is kept; a button redraws the state."""
+    language = locale_or_default(locale)
+    with translation.override(language):
+        context = unshown_context(workflow_id=outcome.body.get("workflow_id"), tool_ran=outcome.ok)
+        try:
+            return render_view("status", context, tool=outcome.tool, language=language)
+        except Exception:
+            log.exception("widget_notice_failed", tool=outcome.tool)
+            # The templates themselves are broken: plain, escaped text is all that is left.
+            return format_html(
+                '<section class="gg-view" data-gg-state="unshown" lang="{}" role="status">'
+                "<h2>{}</h2><p>{}</p></section>",
+                html_lang(language),
+                context["heading"],
+                context["text"],
+            )
 
 
 def render_start(*, locale: str) -> str:
