@@ -29,8 +29,8 @@ from widget.locale import html_lang, locale_or_default
 from widget.screens.dispatch import screen_for, screen_inputs
 from widget.screens.resume import start_context
 from widget.screens.status import unshown_context
+from widget.shell import CONTRACT
 
-CONTRACT = "v1"
 # The logger name the failures have always been logged under: what fails is a fragment.
 log = get_logger("widget.fragments")
 

@@ -26,6 +26,8 @@ from django.utils.translation import gettext as _
 
 from widget.locale import html_lang, supported_languages
 
+# The shell's contract with the fragments (the `_meta` key, the data attributes): every fragment
+# and the shell name it, so a shell cached by a host can tell a fragment it cannot read.
 CONTRACT = "v1"
 BRIDGE_STATIC = "widget/bridge.js"
 CSS_STATIC = "widget/widget.css"

@@ -36,9 +36,9 @@ from tool_runtime.principals import issue_api_token, user_for_token
 from tool_runtime.registry import REGISTRY
 from tool_runtime.validation import json_arguments
 from widget.locale import html_lang, locale_from_request, normalize_locale
-from widget.rendering import CONTRACT, fragment_or_none, render_start, unshown_notice
+from widget.rendering import fragment_or_none, render_start, unshown_notice
 from widget.resource import widget_resource_meta
-from widget.shell import render_widget_shell, shell_context
+from widget.shell import CONTRACT, render_widget_shell, shell_context
 
 PREVIEW_TOKEN_SESSION_KEY = "preview_mcp_token"  # noqa: S105 - a session key name, not a secret
 # The standalone page may start a search itself; in ChatGPT only the model does.
