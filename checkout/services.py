@@ -13,13 +13,14 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
-from checkout import compensation, saga, selectors
+from checkout import selectors
 from checkout.models import Order, OrderStatus
 from checkout.payments.methods import offered_payment_methods
+from checkout.saga import cancellation, charge, compensation, draft
+from checkout.saga.outcome import InProgress, SagaOutcome
+from checkout.saga.states import DECLINE_CODES, FINAL_STATUSES, IN_FLIGHT
 from gifts.models import WorkflowContext
 from tool_runtime.errors import ToolError
-
-IN_FLIGHT = saga.IN_FLIGHT
 
 
 @dataclass(frozen=True)
@@ -57,14 +58,14 @@ def prepare_order(
             "The selected gift is no longer available. Choose another gift with select_gift.",
             next_actions=["select_gift", "suggest_gifts"],
         )
-    result = saga.prepare_order(
+    result = draft.prepare_order(
         workflow=workflow,
         product=product,
         payment_method_id=payment_method_id,
         shipping=shipping,
         correlation_id=correlation_id,
     )
-    if isinstance(result, saga.InProgress):
+    if isinstance(result, InProgress):
         busy = result.order
         raise ToolError(
             "ORDER_IN_PROGRESS",
@@ -73,7 +74,7 @@ def prepare_order(
             details={"order_id": str(busy.pk), "order_status": busy.status},
             next_actions=["get_order"],
         )
-    if isinstance(result, saga.SagaOutcome):
+    if isinstance(result, SagaOutcome):
         raise ToolError(
             "OUT_OF_STOCK",
             f"'{product.name}' has just sold out, so no order was made. Offer the person another gift.",
@@ -104,7 +105,7 @@ def commit_order(
     _check_token(order, confirmation_token)
     if order.status not in IN_FLIGHT:
         _check_committable(order, workflow, correlation_id)
-        outcome = saga.run_checkout(order=order, correlation_id=correlation_id)
+        outcome = charge.run_checkout(order=order, correlation_id=correlation_id)
         if outcome.error_code:
             raise _checkout_failure(outcome.error_code, outcome.order)
         order = outcome.order
@@ -121,7 +122,7 @@ def commit_order(
 
 def _check_token(order: Order, token: str | None) -> None:
     if not token or not hmac.compare_digest(
-        saga.token_digest(token), order.confirmation_token_digest
+        draft.token_digest(token), order.confirmation_token_digest
     ):
         raise ToolError(
             "CONFIRMATION_REQUIRED",
@@ -199,7 +200,7 @@ def _checkout_failure(code: str, order: Order) -> ToolError:
         "order_status": order.status,
         "current_step": "gift_selected",
     }
-    if code in saga.DECLINE_CODES:
+    if code in DECLINE_CODES:
         reason = "for insufficient funds" if code == "INSUFFICIENT_FUNDS" else "by the bank"
         return ToolError(
             code,
@@ -236,13 +237,13 @@ def _checkout_failure(code: str, order: Order) -> ToolError:
 
 def cancel_order(
     *, owner: AbstractBaseUser, order_id: uuid.UUID, reason: str, correlation_id: str
-) -> compensation.RollbackOutcome:
+) -> cancellation.RollbackOutcome:
     """The person cancels: refund if charged → release the stock → cancel. Twice is a no-op."""
     order = selectors.order_for(owner=owner, order_id=order_id)
-    result = compensation.cancel(
+    result = cancellation.cancel(
         order=order, reason=reason, actor="the person", correlation_id=correlation_id
     )
-    if result.outcome == compensation.REFUSED:
+    if result.outcome == cancellation.REFUSED:
         raise ToolError(
             result.code or "ORDER_NOT_CANCELLABLE",
             result.detail,
@@ -272,7 +273,7 @@ class WorkflowCheckout:
         if compensation.release_draft_order(order_id=order_id, reason="navigated back"):
             return [f"draft order {order_id} (cancelled, stock released)"]
         order = Order.objects.filter(pk=order_id).first()
-        if order is None or order.status in compensation.FINAL_STATUSES:
+        if order is None or order.status in FINAL_STATUSES:
             return [f"draft order {order_id} (already closed)"]
         what = "was paid for" if order.status == OrderStatus.COMPLETED else "is being paid for"
         raise ToolError(

@@ -1,7 +1,7 @@
 """Staff rollbacks from the admin: run the compensation per order and audit every attempt.
 
 The compensation itself (refund if charged → release the reservation → cancel) lives in
-checkout.compensation and is idempotent; this service adds who/why and the append-only audit.
+checkout.saga.compensation and is idempotent; this service adds who/why and the append-only audit.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def roll_back_orders(
     *, order_ids: Iterable[uuid.UUID], reason: str, actor: AbstractBaseUser
 ) -> list[RollbackReport]:
     """Roll back each order independently: one refusal or failure never stops the others."""
-    from checkout.compensation import roll_back_order
+    from checkout.saga.cancellation import roll_back_order
 
     reason = reason.strip()
     if not reason:

@@ -2,11 +2,10 @@
 payments, retries provider webhook events that failed to apply, and purges expired idempotency
 keys and expired QA preview API tokens.
 
-Safe on several machines at once: each order is claimed with a short lease, chosen with
-`select_for_update(skip_locked=True)` in a short transaction (on PostgreSQL; SQLite serialises
-writers anyway). The lease is taken, the transaction ends, and only then is the provider called:
-no lock is ever held across a provider call. Every action on a claimed order is itself a
-compare-and-swap or idempotent, so even a lease that ran out cannot do harm.
+Safe on several machines at once: each batch of orders is leased (checkout.saga.lease), the
+claim's transaction ends, and only then is the provider called: no lock is ever held across a
+provider call. Every action on a leased order is itself a compare-and-swap or idempotent, so
+even a lease that ran out cannot do harm.
 """
 
 from __future__ import annotations
@@ -14,16 +13,15 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 
-from django.db import transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from checkout import compensation, saga, webhooks
-from checkout.leases import LEASE, free_or_expired, release_order
+from checkout import webhooks
 from checkout.models import Order, OrderStatus, Payment, PaymentStatus, SagaStep
 from checkout.payments.provider import ProviderError
+from checkout.saga import compensation, lease, recovery
 from gifts.models import Step
 from tool_runtime.idempotency import purge_expired_keys
 from tool_runtime.observability import get_logger
@@ -149,9 +147,9 @@ def undecided_payments() -> QuerySet[Order]:
 
 def recover_order(order: Order, *, correlation_id: str) -> None:
     if order.status == OrderStatus.PROCESSING:
-        saga.recover_processing(order=order, correlation_id=correlation_id)
+        recovery.recover_processing(order=order, correlation_id=correlation_id)
         return
-    saga.close_interrupted_steps(order, correlation_id=correlation_id)
+    recovery.close_interrupted_steps(order, correlation_id=correlation_id)
     if order.status == OrderStatus.COMPLETED:
         # The person (or staff) was cancelling; finish it: refund → release → cancel.
         compensation.compensate(
@@ -169,34 +167,15 @@ def recover_order(order: Order, *, correlation_id: str) -> None:
 def reconcile_order(order: Order, *, correlation_id: str) -> None:
     undecided = order.payments.filter(status__in=[PaymentStatus.PENDING, PaymentStatus.UNKNOWN])
     for payment in undecided.order_by("attempt"):
-        saga.reconcile_payment(
+        recovery.reconcile_payment(
             order=Order.objects.get(pk=order.pk), payment=payment, correlation_id=correlation_id
         )
-
-
-# --- claiming -------------------------------------------------------------------------------------
-
-
-def _claim(queryset: QuerySet[Order]) -> tuple[list[uuid.UUID], datetime]:
-    """Lease a batch; the lease's end time also identifies this claim when releasing it."""
-    now = timezone.now()
-    lease_until = now + LEASE
-    with transaction.atomic():
-        ids = list(
-            queryset.filter(free_or_expired(now))
-            .order_by("created_at")
-            .select_for_update(skip_locked=True, of=("self",))
-            .values_list("pk", flat=True)[:BATCH]
-        )
-        if ids:
-            Order.objects.filter(pk__in=ids).update(lease_until=lease_until)
-    return ids, lease_until
 
 
 def _each(queryset: QuerySet[Order], action: Callable[[Order], object], report: SweepReport) -> int:
     """Claim a batch, act on each order (outside the claim's transaction), release the lease."""
     done = 0
-    claimed, lease_until = _claim(queryset)
+    claimed, lease_until = lease.claim_batch(queryset, limit=BATCH)
     for order_id in claimed:
         try:
             order = Order.objects.get(pk=order_id)
@@ -212,5 +191,5 @@ def _each(queryset: QuerySet[Order], action: Callable[[Order], object], report: 
             report.errors += 1
             get_logger(LOGGER).exception("sweep_order_failed", order_id=str(order_id))
         finally:
-            release_order(order_id=order_id, lease_until=lease_until)
+            lease.release_order(order_id=order_id, lease_until=lease_until)
     return done

@@ -23,8 +23,6 @@ from django.db.models import F
 from django.utils import timezone
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from checkout import compensation, saga
-from checkout.leases import claim_order, release_order
 from checkout.models import (
     Order,
     OrderStatus,
@@ -38,6 +36,7 @@ from checkout.models import (
 from checkout.payments import gateway
 from checkout.payments.gateway import ChargeResult
 from checkout.payments.provider import ProviderRejected, ProviderUnavailable
+from checkout.saga import charge, compensation, lease, step_log
 from tool_runtime.observability import get_logger
 
 LOGGER = "giftgenius.checkout.webhooks"
@@ -255,7 +254,7 @@ def _apply(event: WebhookEvent, *, correlation_id: str) -> str:
     if order is None:
         return "No order here matches this payment; nothing to do."
     # One settler per order at a time, sweeps included: two would each act on the same answer.
-    lease_until = claim_order(order_id=order.pk)
+    lease_until = lease.claim_order(order_id=order.pk)
     if lease_until is None:
         raise OrderBusy("another sweep or event is settling this order")
     try:
@@ -264,7 +263,7 @@ def _apply(event: WebhookEvent, *, correlation_id: str) -> str:
             return _record_provider_refunds(order, correlation_id=correlation_id)
         return _settle_payments(order, correlation_id=correlation_id)
     finally:
-        release_order(order_id=order.pk, lease_until=lease_until)
+        lease.release_order(order_id=order.pk, lease_until=lease_until)
 
 
 def _order_for(event: WebhookEvent) -> Order | None:
@@ -318,7 +317,7 @@ def _settle_payments(order: Order, *, correlation_id: str) -> str:
         raise ProviderUnavailable("the provider could not say; tried again later")
     if not _moves(payment.status, outcome.result):
         return AGREED
-    settled = saga.apply_charge_outcome(
+    settled = charge.apply_charge_outcome(
         order=order, payment=payment, outcome=outcome, step=None, correlation_id=correlation_id
     )
     return f"Settled: the provider says {outcome.result}; the order is {settled.order.status}."
@@ -353,7 +352,7 @@ def _record_provider_refunds(order: Order, *, correlation_id: str) -> str:
                 status=PaymentStatus.REFUNDED if in_full else payment.status,
             )
             if updated:
-                saga.record_step(
+                step_log.record_step(
                     order,
                     SagaStepName.REFUND,
                     SagaStepStatus.SUCCEEDED,

@@ -278,7 +278,7 @@ class FakeOutcome:
 
 
 class FakeCompensation:
-    """Stands in for checkout.compensation to drive every branch of the admin flow."""
+    """Stands in for checkout.saga.cancellation to drive every branch of the admin flow."""
 
     def __init__(self, outcomes: dict[str, FakeOutcome | Exception]):
         self.outcomes = outcomes
@@ -296,9 +296,9 @@ class FakeCompensation:
 def fake_compensation(monkeypatch):
     def install(outcomes):
         fake = FakeCompensation(outcomes)
-        module = types.ModuleType("checkout.compensation")
+        module = types.ModuleType("checkout.saga.cancellation")
         module.roll_back_order = fake.roll_back_order
-        monkeypatch.setitem(sys.modules, "checkout.compensation", module)
+        monkeypatch.setitem(sys.modules, "checkout.saga.cancellation", module)
         return fake
 
     return install

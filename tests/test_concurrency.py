@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection, connections
 from django.utils import timezone
 
-from checkout import compensation, saga, staff_rollback
+from checkout import staff_rollback
 from checkout.models import (
     Order,
     OrderStatus,
@@ -27,6 +27,7 @@ from checkout.models import (
 )
 from checkout.payments import gateway
 from checkout.payments.provider import get_provider
+from checkout.saga import compensation, step_log
 from checkout.schemas import PrepareOrderInput
 from checkout.selectors import workflow_order_id
 from checkout.sweeps import run_sweeps
@@ -254,7 +255,7 @@ def test_sweepers_on_several_machines_recover_each_order_once(api, monkeypatch, 
         order_ids.append(order_id)
         # Die with the money captured but not yet recorded (the 2nd point of a commit).
         with monkeypatch.context() as patch:
-            patch.setattr(saga, "checkpoint", CrashPlan(crash_at=1))
+            patch.setattr(step_log, "checkpoint", CrashPlan(crash_at=1))
             with pytest.raises(SimulatedCrash):
                 commit(api, workflow_id, order_id, token)
     assert Order.objects.filter(status=OrderStatus.PROCESSING).count() == 6
