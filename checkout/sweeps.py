@@ -75,10 +75,10 @@ def run_sweeps(*, older_than_seconds: float = DEFAULT_OLDER_THAN_SECONDS) -> Swe
         report,
     )
     report.recovered = _each(
-        stuck_orders(cutoff), lambda o: recover_order(o, correlation_id=cid), report
+        stuck_orders(cutoff), lambda o: recovery.recover_order(o, correlation_id=cid), report
     )
     report.reconciled = _each(
-        undecided_payments(), lambda o: reconcile_order(o, correlation_id=cid), report
+        undecided_payments(), lambda o: recovery.reconcile_order(o, correlation_id=cid), report
     )
     retried = webhooks.retry_due_events()
     report.webhooks_applied, report.webhooks_parked = retried.applied, retried.parked
@@ -140,36 +140,6 @@ def undecided_payments() -> QuerySet[Order]:
             )
         )
     )
-
-
-# --- acting on one order ----------------------------------------------------------------------------
-
-
-def recover_order(order: Order, *, correlation_id: str) -> None:
-    if order.status == OrderStatus.PROCESSING:
-        recovery.recover_processing(order=order, correlation_id=correlation_id)
-        return
-    recovery.close_interrupted_steps(order, correlation_id=correlation_id)
-    if order.status == OrderStatus.COMPLETED:
-        # The person (or staff) was cancelling; finish it: refund → release → cancel.
-        compensation.compensate(
-            order_id=order.pk,
-            failure_code="",
-            failure_message="Cancelled; the interrupted cancellation was finished by recovery.",
-            final_status=OrderStatus.CANCELLED,
-            expected_statuses=(OrderStatus.COMPLETED,),
-            correlation_id=correlation_id,
-        )
-    else:
-        compensation.refund_payments(order=order, correlation_id=correlation_id)
-
-
-def reconcile_order(order: Order, *, correlation_id: str) -> None:
-    undecided = order.payments.filter(status__in=[PaymentStatus.PENDING, PaymentStatus.UNKNOWN])
-    for payment in undecided.order_by("attempt"):
-        recovery.reconcile_payment(
-            order=Order.objects.get(pk=order.pk), payment=payment, correlation_id=correlation_id
-        )
 
 
 def _each(queryset: QuerySet[Order], action: Callable[[Order], object], report: SweepReport) -> int:

@@ -36,7 +36,7 @@ from checkout.models import (
 from checkout.payments import gateway
 from checkout.payments.gateway import ChargeResult
 from checkout.payments.provider import ProviderRejected, ProviderUnavailable
-from checkout.saga import charge, compensation, lease, step_log
+from checkout.saga import charge, compensation, lease, recovery, step_log
 from tool_runtime.observability import get_logger
 
 LOGGER = "giftgenius.checkout.webhooks"
@@ -308,11 +308,7 @@ def _settle_payments(order: Order, *, correlation_id: str) -> str:
     payment = order.payments.first()
     if payment is None or payment.status in (PaymentStatus.SUCCEEDED, PaymentStatus.REFUNDED):
         return AGREED
-    outcome = gateway.lookup(
-        idempotency_key=payment.provider_idempotency_key,
-        charge_id=payment.provider_charge_id,
-        since=payment.created_at,
-    )
+    outcome = recovery.provider_answer(payment)
     if outcome.result == ChargeResult.UNKNOWN:
         raise ProviderUnavailable("the provider could not say; tried again later")
     if not _moves(payment.status, outcome.result):

@@ -1,14 +1,16 @@
 """Recovery: finishing or compensating what a dead process left, and asking the provider
-what became of an undecided charge. Used by the sweeps (and, for the lookup, the webhooks).
+what became of an undecided charge. The sweeps recover and reconcile orders with it; the webhooks
+ask the provider through it.
 
-The caller holds the order's lease (checkout.saga.lease), never a database lock: these call the
-provider.
+Call while holding the order's lease (checkout.saga.lease) and outside any transaction: these
+call the provider, and no database lock may be held across that.
 """
 
 from __future__ import annotations
 
 from checkout.models import Order, OrderStatus, Payment, PaymentStatus, SagaStepStatus
 from checkout.payments import gateway
+from checkout.payments.gateway import ChargeOutcome
 from checkout.saga import charge, compensation, step_log
 from checkout.saga.outcome import SagaOutcome
 from tool_runtime.errors import ERROR_CATALOG
@@ -53,13 +55,53 @@ def recover_processing(*, order: Order, correlation_id: str) -> SagaOutcome:
     return reconcile_payment(order=order, payment=payment, correlation_id=correlation_id)
 
 
-def reconcile_payment(*, order: Order, payment: Payment, correlation_id: str) -> SagaOutcome:
-    """Ask the provider, by the stored key, what became of an undecided charge, and act on it."""
-    outcome = gateway.lookup(
+def recover_order(order: Order, *, correlation_id: str) -> None:
+    """Finish what a dead process left half-way on this order: a saga (processing), a
+    cancellation (completed, with a refund made or started), or a closed order still holding
+    captured money."""
+    if order.status == OrderStatus.PROCESSING:
+        recover_processing(order=order, correlation_id=correlation_id)
+        return
+    close_interrupted_steps(order, correlation_id=correlation_id)
+    if order.status == OrderStatus.COMPLETED:
+        # The person (or staff) was cancelling; finish it: refund → release → cancel.
+        compensation.compensate(
+            order_id=order.pk,
+            failure_code="",
+            failure_message="Cancelled; the interrupted cancellation was finished by recovery.",
+            final_status=OrderStatus.CANCELLED,
+            expected_statuses=(OrderStatus.COMPLETED,),
+            correlation_id=correlation_id,
+        )
+    else:
+        compensation.refund_payments(order=order, correlation_id=correlation_id)
+
+
+def provider_answer(payment: Payment) -> ChargeOutcome:
+    """What the provider says now about a charge, asked by the key stored before charging (and
+    the charge id once known). Provider unreachable → UNKNOWN."""
+    return gateway.lookup(
         idempotency_key=payment.provider_idempotency_key,
         charge_id=payment.provider_charge_id,
         since=payment.created_at,
     )
+
+
+def reconcile_payment(*, order: Order, payment: Payment, correlation_id: str) -> SagaOutcome:
+    """Ask the provider what became of an undecided charge, and act on it."""
     return charge.apply_charge_outcome(
-        order=order, payment=payment, outcome=outcome, step=None, correlation_id=correlation_id
+        order=order,
+        payment=payment,
+        outcome=provider_answer(payment),
+        step=None,
+        correlation_id=correlation_id,
     )
+
+
+def reconcile_order(order: Order, *, correlation_id: str) -> None:
+    """Reconcile every undecided payment of the order, oldest attempt first."""
+    undecided = order.payments.filter(status__in=[PaymentStatus.PENDING, PaymentStatus.UNKNOWN])
+    for payment in undecided.order_by("attempt"):
+        reconcile_payment(
+            order=Order.objects.get(pk=order.pk), payment=payment, correlation_id=correlation_id
+        )
