@@ -18,7 +18,7 @@ from checkout.models import Order, OrderStatus
 from checkout.payments.methods import offered_payment_methods
 from checkout.saga import cancellation, charge, compensation, draft
 from checkout.saga.outcome import InProgress, SagaOutcome
-from checkout.saga.states import DECLINE_CODES, FINAL_STATUSES, IN_FLIGHT
+from checkout.saga.states import DECLINE_CODES, FINAL_STATUSES, IN_FLIGHT, REFUSED
 from gifts.models import WorkflowContext
 from tool_runtime.errors import ToolError
 
@@ -243,7 +243,7 @@ def cancel_order(
     result = cancellation.cancel(
         order=order, reason=reason, actor="the person", correlation_id=correlation_id
     )
-    if result.outcome == cancellation.REFUSED:
+    if result.outcome == REFUSED:
         raise ToolError(
             result.code or "ORDER_NOT_CANCELLABLE",
             result.detail,

@@ -13,12 +13,11 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 
 from checkout.models import RollbackAuditEntry
+from checkout.saga.states import ERROR, ROLLED_BACK
 from tool_runtime.observability import get_logger
 
 log = get_logger("checkout.rollback")
 
-ROLLED_BACK, ALREADY, REFUSED, ERROR = "rolled_back", "already_rolled_back", "refused", "error"
-CLOSED = "closed_for_good"  # a retryably failed order closed for good: no retry any more
 AUDIT_DETAIL_MAX = RollbackAuditEntry._meta.get_field("detail").max_length
 
 

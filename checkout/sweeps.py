@@ -22,6 +22,7 @@ from checkout import webhooks
 from checkout.models import Order, OrderStatus, Payment, PaymentStatus, SagaStep
 from checkout.payments.provider import ProviderError
 from checkout.saga import compensation, lease, recovery
+from checkout.saga.states import FINAL_STATUSES, UNDECIDED_PAYMENTS
 from gifts.models import Step
 from tool_runtime.idempotency import purge_expired_keys
 from tool_runtime.observability import get_logger
@@ -126,19 +127,14 @@ def stuck_orders(cutoff) -> QuerySet[Order]:
         | Q(status=OrderStatus.COMPLETED)
         & (Exists(payments.filter(status=PaymentStatus.REFUNDED)) | Exists(refund_started))
         # a closed order that still holds captured money
-        | Q(status__in=[OrderStatus.FAILED, OrderStatus.CANCELLED])
-        & Exists(payments.filter(status=PaymentStatus.SUCCEEDED))
+        | Q(status__in=FINAL_STATUSES) & Exists(payments.filter(status=PaymentStatus.SUCCEEDED))
     ).exclude(_active_since(cutoff))
 
 
 def undecided_payments() -> QuerySet[Order]:
     """Orders (not mid-saga) with a charge whose outcome the provider has not settled for us."""
     return Order.objects.exclude(status=OrderStatus.PROCESSING).filter(
-        Exists(
-            Payment.objects.filter(
-                order=OuterRef("pk"), status__in=[PaymentStatus.PENDING, PaymentStatus.UNKNOWN]
-            )
-        )
+        Exists(Payment.objects.filter(order=OuterRef("pk"), status__in=UNDECIDED_PAYMENTS))
     )
 
 

@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from checkout import selectors, services
 from checkout.payments.methods import offered_payment_methods
-from checkout.saga import cancellation
+from checkout.saga.states import ALREADY, CLOSED
 from checkout.schemas import (
     CancelOrderInput,
     CancelOrderOutput,
@@ -136,7 +136,7 @@ def cancel_order(context: ToolContext, args: CancelOrderInput) -> ToolResult:
         order_id=order.pk,
         status=order.status,
         # Closing a failed order for good ends its retry, but it was already not going ahead.
-        already_cancelled=result.outcome in {cancellation.ALREADY, cancellation.CLOSED},
+        already_cancelled=result.outcome in {ALREADY, CLOSED},
         refunded_amount=str(result.refunded),
         currency=order.currency,
         message=result.detail,

@@ -37,6 +37,7 @@ from checkout.payments import gateway
 from checkout.payments.gateway import ChargeResult
 from checkout.payments.provider import ProviderRejected, ProviderUnavailable
 from checkout.saga import charge, compensation, lease, recovery, step_log
+from checkout.saga.states import CAPTURED_PAYMENTS, UNDECIDED_PAYMENTS
 from tool_runtime.observability import get_logger
 
 LOGGER = "giftgenius.checkout.webhooks"
@@ -306,7 +307,7 @@ def _settle_payments(order: Order, *, correlation_id: str) -> str:
         return "The checkout is running; it records the provider's answer itself."
     # One Payment per order: every saga run charges under the order's one provider key.
     payment = order.payments.first()
-    if payment is None or payment.status in (PaymentStatus.SUCCEEDED, PaymentStatus.REFUNDED):
+    if payment is None or payment.status in CAPTURED_PAYMENTS:
         return AGREED
     outcome = recovery.provider_answer(payment)
     if outcome.result == ChargeResult.UNKNOWN:
@@ -326,15 +327,14 @@ def _record_provider_refunds(order: Order, *, correlation_id: str) -> str:
     A refund of a payment we have not settled yet settles it first (its answer includes the
     refund, so the order is not completed); while it stays undecided the event is retried
     later rather than marked applied with nothing done."""
-    undecided = (PaymentStatus.PENDING, PaymentStatus.UNKNOWN)
     settled = ""
-    if order.payments.filter(status__in=undecided).exists():
+    if order.payments.filter(status__in=UNDECIDED_PAYMENTS).exists():
         settled = _settle_payments(order, correlation_id=correlation_id)
-        if order.payments.filter(status__in=undecided).exists():
+        if order.payments.filter(status__in=UNDECIDED_PAYMENTS).exists():
             raise PaymentUndecided(f"the payment is not settled yet ({settled})")
         order.refresh_from_db()
     recorded = 0
-    refundable = order.payments.filter(status__in=[PaymentStatus.SUCCEEDED, PaymentStatus.REFUNDED])
+    refundable = order.payments.filter(status__in=CAPTURED_PAYMENTS)
     for payment in refundable.exclude(provider_charge_id="").order_by("attempt", "pk"):
         charge = gateway.retrieve(charge_id=payment.provider_charge_id)
         if charge.refunded_amount <= payment.refunded_amount:

@@ -15,7 +15,7 @@ from checkout import selectors
 from checkout import services as checkout_services
 from checkout.models import Order, OrderStatus, PaymentStatus
 from checkout.payments import simulator
-from checkout.saga import cancellation, compensation, draft, step_log
+from checkout.saga import cancellation, compensation, draft, states, step_log
 from checkout.selectors import workflow_order_id
 from checkout.sweeps import run_sweeps
 from gifts.models import WorkflowContext
@@ -135,7 +135,7 @@ def test_cancel_with_a_stale_failed_order_refuses_while_the_retry_is_charging(ap
     retried = commit(api, workflow_id, order_id, token, key=key)
 
     assert retried.body["status"] == "completed"
-    assert seen[0].outcome == cancellation.REFUSED
+    assert seen[0].outcome == states.REFUSED
     assert seen[0].code == "ORDER_NOT_CANCELLABLE"
     assert seen[0].order.status == OrderStatus.PROCESSING
     assert order_of(order_id).status == OrderStatus.COMPLETED

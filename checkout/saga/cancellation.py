@@ -17,12 +17,7 @@ from django.utils import timezone
 from checkout.models import Order, OrderStatus
 from checkout.saga import compensation
 from checkout.saga.compensation import ZERO, RefundFailed
-from checkout.saga.states import FINAL_STATUSES
-
-ROLLED_BACK, ALREADY, REFUSED = "rolled_back", "already_rolled_back", "refused"
-# An order that had failed retryably was closed for good: nothing else to undo, but the person
-# can no longer retry it (its confirmation is spent).
-CLOSED = "closed_for_good"
+from checkout.saga.states import ALREADY, CLOSED, FINAL_STATUSES, REFUSED, ROLLED_BACK
 
 
 @dataclass(frozen=True)

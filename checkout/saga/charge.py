@@ -31,7 +31,7 @@ from checkout.saga import compensation, step_log
 from checkout.saga.draft import hold_expiry, reserve_or_fail
 from checkout.saga.locks import lock_workflow
 from checkout.saga.outcome import SagaOutcome
-from checkout.saga.states import DECLINE_CODES, IN_FLIGHT
+from checkout.saga.states import CAPTURED_PAYMENTS, DECLINE_CODES, IN_FLIGHT
 from gifts import workflow as flow
 from gifts.models import Step
 
@@ -89,7 +89,7 @@ def claim(order: Order) -> bool:
                     Exists(
                         Payment.objects.filter(
                             order=OuterRef("pk"),
-                            status__in=[PaymentStatus.SUCCEEDED, PaymentStatus.REFUNDED],
+                            status__in=CAPTURED_PAYMENTS,
                         )
                     )
                 )
@@ -362,9 +362,7 @@ def complete(*, order: Order, correlation_id: str) -> SagaOutcome:
     started = timezone.now()
     with transaction.atomic():
         workflow = lock_workflow(order.workflow_id)
-        done = Order.objects.filter(
-            pk=order.pk, status__in=[OrderStatus.PROCESSING, OrderStatus.PAYMENT_PENDING]
-        ).update(
+        done = Order.objects.filter(pk=order.pk, status__in=IN_FLIGHT).update(
             status=OrderStatus.COMPLETED,
             confirmation_used_at=timezone.now(),
             failure_code="",

@@ -13,6 +13,7 @@ from checkout.payments import gateway
 from checkout.payments.gateway import ChargeOutcome
 from checkout.saga import charge, compensation, step_log
 from checkout.saga.outcome import SagaOutcome
+from checkout.saga.states import UNDECIDED_PAYMENTS
 from tool_runtime.errors import ERROR_CATALOG
 
 
@@ -100,7 +101,7 @@ def reconcile_payment(*, order: Order, payment: Payment, correlation_id: str) ->
 
 def reconcile_order(order: Order, *, correlation_id: str) -> None:
     """Reconcile every undecided payment of the order, oldest attempt first."""
-    undecided = order.payments.filter(status__in=[PaymentStatus.PENDING, PaymentStatus.UNKNOWN])
+    undecided = order.payments.filter(status__in=UNDECIDED_PAYMENTS)
     for payment in undecided.order_by("attempt"):
         reconcile_payment(
             order=Order.objects.get(pk=order.pk), payment=payment, correlation_id=correlation_id
