@@ -16,7 +16,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from checkout import staff_rollback, webhooks
+from checkout import services, webhooks
 from checkout.models import (
     Order,
     OrderLine,
@@ -164,7 +164,7 @@ class OrderAdmin(RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin):
             form = RollbackForm(request.POST)
             if form.is_valid():
                 orders = list(form.cleaned_data["orders"])
-                reports = staff_rollback.roll_back_orders(
+                reports = services.roll_back_orders(
                     order_ids=[order.pk for order in orders],
                     reason=form.cleaned_data["reason"],
                     actor=request.user,

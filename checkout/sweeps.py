@@ -68,7 +68,7 @@ def run_sweeps(*, older_than_seconds: float = DEFAULT_OLDER_THAN_SECONDS) -> Swe
     )
     report.abandoned = _each(
         abandoned_drafts(cutoff),
-        lambda o: compensation.release_draft_order(
+        lambda o: compensation.do_release_draft(
             order_id=o.pk,
             reason="Abandoned: the order was never fully prepared.",
             correlation_id=cid,

@@ -12,7 +12,6 @@ from __future__ import annotations
 import pytest
 
 from checkout import selectors
-from checkout import services as checkout_services
 from checkout.models import Order, OrderStatus, PaymentStatus
 from checkout.payments import simulator
 from checkout.saga import cancellation, compensation, draft, states, step_log
@@ -126,7 +125,7 @@ def test_cancel_with_a_stale_failed_order_refuses_while_the_retry_is_charging(ap
         real_checkpoint(oid, step, status)
         if (str(step), str(status)) == ("charge_card", "started") and not seen:
             seen.append(
-                cancellation.cancel(
+                cancellation.do_cancel_order(
                     order=stale, reason="Changed my mind", actor="the person", correlation_id="c"
                 )
             )
@@ -155,7 +154,7 @@ def test_a_commit_landing_as_prepare_starts_is_seen_by_its_in_flight_check(
     product = make_product(stock=5)
     workflow_id = gift_selected(api, product)
     first_id, first_token = prepared(api, workflow_id, "pm_card_pending")
-    real_prepare = draft.prepare_order
+    real_prepare = draft.do_prepare_order
     commits = []
 
     def commit_then_prepare(**kwargs):
@@ -163,7 +162,7 @@ def test_a_commit_landing_as_prepare_starts_is_seen_by_its_in_flight_check(
             commits.append(commit(api, workflow_id, first_id, first_token))
         return real_prepare(**kwargs)
 
-    monkeypatch.setattr(draft, "prepare_order", commit_then_prepare)
+    monkeypatch.setattr(draft, "do_prepare_order", commit_then_prepare)
     second = prepare(api, workflow_id, "pm_card_visa")
 
     assert commits[0].body["status"] == "payment_pending"
@@ -186,7 +185,7 @@ def test_going_back_keeps_a_draft_that_was_claimed_before_its_release(api, monke
     product = make_product(stock=5)
     workflow_id = gift_selected(api, product)
     order_id, _ = prepared(api, workflow_id)
-    real_release = compensation.release_draft_order
+    real_release = compensation.do_release_draft
 
     def claimed_first(**kwargs):
         Order.objects.filter(pk=order_id, status=OrderStatus.DRAFT).update(
@@ -194,7 +193,7 @@ def test_going_back_keeps_a_draft_that_was_claimed_before_its_release(api, monke
         )
         return real_release(**kwargs)
 
-    monkeypatch.setattr(compensation, "release_draft_order", claimed_first)
+    monkeypatch.setattr(compensation, "do_release_draft", claimed_first)
     back = api.call("user_navigated_to_step", {"workflow_id": workflow_id, "step_id": "ideas"})
 
     error = assert_error(back, "ORDER_IN_PROGRESS", 409)
@@ -211,8 +210,8 @@ def test_going_back_past_a_draft_that_already_ended_says_so(api):
     product = make_product(stock=5)
     workflow_id = gift_selected(api, product)
     order_id, _ = prepared(api, workflow_id)
-    # Cancelled without the workflow being told (what release_draft_order alone does).
-    assert checkout_services.compensation.release_draft_order(order_id=order_id, reason="gone")
+    # Cancelled without the workflow being told (what do_release_draft alone does).
+    assert compensation.do_release_draft(order_id=order_id, reason="gone")
 
     back = api.call(
         "user_navigated_to_step", {"workflow_id": workflow_id, "step_id": "gift_selected"}

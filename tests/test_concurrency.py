@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection, connections
 from django.utils import timezone
 
-from checkout import staff_rollback
+from checkout import services
 from checkout.models import (
     Order,
     OrderStatus,
@@ -223,7 +223,7 @@ def test_a_staff_rollback_and_the_persons_cancel_at_once_record_one_refund(
 
     def work(i: int):
         if i == 0:
-            (report,) = staff_rollback.roll_back_orders(
+            (report,) = services.roll_back_orders(
                 order_ids=[order_id], reason="Asked by phone", actor=staff
             )
             return report.outcome
@@ -275,7 +275,7 @@ def race_at_release(monkeypatch, *, holder, racer) -> tuple:
     """Run holder() until it releases a draft (in the fixed code, holding the workflow lock),
     then racer() in a second thread; the holder goes on once the racer has finished or is
     waiting for a lock (pg_locks shows its backend waiting). Returns (holder's, racer's) result."""
-    real_release = compensation.release_draft_order
+    real_release = compensation.do_release_draft
     paused, racer_done = threading.Event(), threading.Event()
     racer_pid: list[int] = []
     results: dict = {}
@@ -311,7 +311,7 @@ def race_at_release(monkeypatch, *, holder, racer) -> tuple:
                 racer_done.set()
             connections.close_all()
 
-    monkeypatch.setattr(compensation, "release_draft_order", pausing_release)
+    monkeypatch.setattr(compensation, "do_release_draft", pausing_release)
     threads = [
         threading.Thread(target=run, args=(name, work), name=name)
         for name, work in (("holder", holder), ("racer", racer))

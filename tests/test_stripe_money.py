@@ -117,7 +117,7 @@ def _refund_at_stripe(url: str, **amount) -> None:
 
 
 def _cancel(order_id):
-    return cancellation.cancel(
+    return cancellation.do_cancel_order(
         order=Order.objects.get(pk=order_id),
         reason="changed my mind",
         actor="the person",

@@ -7,7 +7,6 @@ cancelling twice leaves the order as the first call did. While the outcome of a 
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -29,11 +28,18 @@ class RollbackOutcome:
     code: str | None = None  # for a refusal: the catalog error code that explains it
 
 
-def cancel(*, order: Order, reason: str, actor: str, correlation_id: str) -> RollbackOutcome:
+def do_cancel_order(
+    *, order: Order, reason: str, actor: str, correlation_id: str
+) -> RollbackOutcome:
     """Undo an order as far as it went: refund if charged → release the stock → cancel.
 
     Idempotent: an order already failed or cancelled is left as it is ("already"), after making
-    sure no captured money is still held for it. Refuses while the outcome of a payment is open.
+    sure no captured money is still held for it. Refuses (an outcome, not an exception) while
+    the outcome of a payment is open.
+
+    Locks: call outside any transaction and holding no lock; refunds call the provider. Each
+    step locks what it changes in a short transaction of its own: the order row to close a
+    failed order for good, the workflow row then the order row to release and close.
     """
     message = f"Cancelled by {actor}: {reason}"[:300]
     for _ in range(3):  # the order may move under us (e.g. a draft committed); look again
@@ -62,7 +68,7 @@ def cancel(*, order: Order, reason: str, actor: str, correlation_id: str) -> Rol
                 code="ORDER_NOT_CANCELLABLE",
             )
         elif order.status == OrderStatus.DRAFT:
-            if compensation.release_draft_order(
+            if compensation.do_release_draft(
                 order_id=order.pk,
                 reason=message,
                 correlation_id=correlation_id,
@@ -182,11 +188,3 @@ def _refund_refused(exc: RefundFailed, order: Order, *, consequence: str) -> Rol
         order,
         code="PAYMENT_PROVIDER_ERROR",
     )
-
-
-def roll_back_order(*, order_id: object, reason: str, actor: str) -> RollbackOutcome:
-    """Staff rollback from the admin: the same compensation as cancel_order."""
-    order = Order.objects.filter(pk=order_id).first()
-    if order is None:
-        return RollbackOutcome(REFUSED, "There is no such order.", code="NOT_FOUND")
-    return cancel(order=order, reason=reason, actor=actor, correlation_id=uuid.uuid4().hex)

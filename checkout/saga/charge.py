@@ -41,14 +41,18 @@ def provider_key(order: Order) -> str:
     return f"order-{order.pk}-charge"
 
 
-def run_checkout(*, order: Order, correlation_id: str) -> SagaOutcome:
-    """Commit a draft (or rerun a retryably failed order): charge_card → complete.
+def do_commit_order(*, order: Order, correlation_id: str) -> SagaOutcome:
+    """Commit a draft (or rerun a retryably failed order): claim → charge_card → complete.
 
     The caller has checked the confirmation token. When another call got the order first, or
     the order is no longer the workflow's draft, the order is returned as it now is (no error)
     and the caller reports its state.
+
+    Locks: call outside any transaction and holding no lock. The claim takes the workflow row
+    lock in a short transaction of its own and commits before the provider is called; nothing
+    is locked while the charge is at the provider.
     """
-    if not claim(order):
+    if not claim_for_payment(order):
         return SagaOutcome.now(order.pk)
     if order.status == OrderStatus.FAILED:
         order = Order.objects.get(pk=order.pk)
@@ -60,12 +64,13 @@ def run_checkout(*, order: Order, correlation_id: str) -> SagaOutcome:
     return charge_card(order=order, correlation_id=correlation_id)
 
 
-def claim(order: Order) -> bool:
+def claim_for_payment(order: Order) -> bool:
     """Move a draft (or a retryably failed order) to processing; False if it may not be paid now.
 
-    Lock order as everywhere in checkout: the workflow first, then the order (the conditional
-    UPDATE). Only the workflow's own draft may be claimed: prepare_order and a step back hold
-    the same lock while they replace or release it.
+    Takes the workflow row lock (select_for_update) in its own transaction, then moves the
+    order with a conditional UPDATE: the lock order everywhere in checkout. Only the workflow's
+    own draft may be claimed: do_prepare_order and a step back hold the same lock while they
+    replace or release it.
     """
     with transaction.atomic():
         workflow = lock_workflow(order.workflow_id, with_order=True)
@@ -116,7 +121,7 @@ def charge_card(*, order: Order, correlation_id: str) -> SagaOutcome:
     key = provider_key(order)
     with transaction.atomic():
         # Only the caller that moved the order to processing gets here. A rerun takes the
-        # order's Payment row back from its retryable failure (run_checkout made sure nothing
+        # order's Payment row back from its retryable failure (do_commit_order made sure nothing
         # was captured under the key).
         reused = order.saga_attempt > 1 and Payment.objects.filter(
             order=order, provider_idempotency_key=key
@@ -185,8 +190,11 @@ def apply_charge_outcome(
 ) -> SagaOutcome:
     """Record what the provider said about a charge and move the order on.
 
-    Used by the saga right after charging (`step` = its charge_card row) and by recovery and
-    reconciliation after a lookup (`step` None: a reconcile step is written when it decides).
+    Used by the saga right after charging (`step` = its charge_card row) and by recovery,
+    reconciliation and the webhooks after a lookup (`step` None: a reconcile step is written
+    when it decides). Call outside any transaction: settling may refund at the provider. A
+    caller other than the saga holds the order's lease (checkout.saga.lease), so two settlers
+    never act on the same answer.
     """
     result, charge = outcome.result, outcome.charge
     charge_id = charge.id if charge else ""
@@ -354,10 +362,12 @@ def _record_payment(payment: Payment, status: str, *, charge_id: str, error_code
 
 
 def complete(*, order: Order, correlation_id: str) -> SagaOutcome:
-    """Payment captured: confirm the stock, complete the order and the workflow (one transaction).
+    """Payment captured: confirm the stock, complete the order and the workflow (one transaction
+    holding the workflow row lock; call outside any transaction).
 
     If the order was compensated meanwhile (a recovery sweep decided it had died), the charge
-    that just came in is refunded: money is never kept for an order that is not completed.
+    that just came in is refunded, after that transaction: money is never kept for an order that
+    is not completed.
     """
     started = timezone.now()
     with transaction.atomic():

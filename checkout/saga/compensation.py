@@ -81,7 +81,11 @@ def compensate(
     expected_statuses: tuple[str, ...] = OPEN_STATUSES,
     rollback_workflow: bool = True,
 ) -> Compensation:
-    """Refund what was captured, then release the stock and close the order (once)."""
+    """Refund what was captured, then release the stock and close the order (once).
+
+    Call outside any transaction (refunds call the provider), except where nothing can have
+    been captured: do_prepare_order compensates a sold-out draft inside its own transaction.
+    """
     order = Order.objects.get(pk=order_id)
     refunded = refund_payments(order=order, correlation_id=correlation_id)
     closed = release_and_close(
@@ -192,7 +196,12 @@ def release_and_close(
     correlation_id: str,
 ) -> bool:
     """cancel_reservation + cancel_order in one transaction; False if the order was not in
-    one of `expected_statuses` (someone else moved it first, or it is already closed)."""
+    one of `expected_statuses` (someone else moved it first, or it is already closed).
+
+    Locks, in checkout's order: the workflow row (only with `rollback_workflow`), then the order
+    row (select_for_update, its status checked under it), then the stock rows. Inside a
+    caller's transaction this runs in a savepoint and the locks last until the caller commits.
+    """
     started = timezone.now()
     workflow_id = Order.objects.filter(pk=order_id).values_list("workflow_id", flat=True).first()
     with transaction.atomic():
@@ -275,7 +284,7 @@ def _roll_back_workflow(workflow: WorkflowContext, order: Order, previous: str) 
 # --- drafts -------------------------------------------------------------------------------------
 
 
-def release_draft_order(
+def do_release_draft(
     *,
     order_id: object,
     reason: str,
@@ -283,7 +292,14 @@ def release_draft_order(
     failure_code: str = "",
     rollback_workflow: bool = False,
 ) -> bool:
-    """Cancel a draft and give its stock back; does nothing (False) if it is not a draft."""
+    """Cancel a draft and give its stock back; does nothing (False) if it is not a draft.
+
+    Locks: takes the order row lock itself (release_and_close), and the workflow row lock first
+    with `rollback_workflow`. Without it, a caller that must keep the draft from being claimed
+    meanwhile calls this while holding the workflow row lock (select_for_update): replacing a
+    draft (do_prepare_order) and leaving checkout (navigate_back) do. Never calls the provider:
+    a draft has no payment.
+    """
     return release_and_close(
         order_id=order_id,
         expected_statuses=(OrderStatus.DRAFT,),
@@ -297,7 +313,7 @@ def release_draft_order(
 
 def expire_draft(*, order_id: object, correlation_id: str) -> bool:
     """A draft whose hold lapsed: cancelled as expired, stock back, workflow back to gift_selected."""
-    return release_draft_order(
+    return do_release_draft(
         order_id=order_id,
         reason="Expired: the purchase was not confirmed while the stock was held.",
         correlation_id=correlation_id,

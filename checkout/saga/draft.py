@@ -39,7 +39,7 @@ def hold_expiry() -> datetime:
     return timezone.now() + timedelta(seconds=settings.RESERVATION_TTL_SECONDS)
 
 
-def prepare_order(
+def do_prepare_order(
     *,
     workflow: WorkflowContext,
     product: Product,
@@ -47,12 +47,14 @@ def prepare_order(
     shipping: dict,
     correlation_id: str,
 ) -> SagaOutcome | Prepared | InProgress:
-    """create_order → reserve_items. Returns Prepared, a failed SagaOutcome (OUT_OF_STOCK), or
-    InProgress when an order of the workflow is being paid for.
+    """create_order → reserve_items, replacing the workflow's earlier draft. Returns Prepared,
+    a failed SagaOutcome (OUT_OF_STOCK), or InProgress when an order of the workflow is being
+    paid for.
 
-    One transaction holding the workflow lock: a commit claims its order under the same lock,
-    so no payment can start between the in-flight check and the new draft replacing the old.
-    Nothing here calls the provider, so the lock is held briefly.
+    Locks: takes the workflow row lock (select_for_update) itself and holds it for its one
+    transaction; call outside any transaction, so the lock ends with the call. A commit claims
+    its order under the same lock, so no payment can start between the in-flight check and the
+    new draft replacing the old. Nothing here calls the provider, so the lock is held briefly.
     """
     token = secrets.token_urlsafe(32)
     started = timezone.now()
@@ -64,7 +66,7 @@ def prepare_order(
         for old_id in Order.objects.filter(workflow=workflow, status=OrderStatus.DRAFT).values_list(
             "pk", flat=True
         ):
-            compensation.release_draft_order(
+            compensation.do_release_draft(
                 order_id=old_id,
                 reason="Replaced by a newer draft order.",
                 correlation_id=correlation_id,
@@ -102,7 +104,8 @@ def prepare_order(
 
 
 def reserve_items(*, order: Order, correlation_id: str) -> bool:
-    """Take stock for every line and point the workflow at the order, in one transaction.
+    """Take stock for every line and point the workflow at the order, in one transaction that
+    holds the workflow row lock (inside do_prepare_order's, or on its own for a rerun).
 
     `stock = stock - q WHERE stock >= q` is a single conditional UPDATE: under concurrency the
     database serialises the row, so stock is never oversold and never negative.
