@@ -364,12 +364,9 @@ def _record_provider_refunds(order: Order, *, correlation_id: str) -> str:
         order.status == OrderStatus.COMPLETED
         and not order.payments.filter(status=PaymentStatus.SUCCEEDED).exists()
     ):
-        compensation.compensate(
+        compensation.cancel_completed(
             order_id=order.pk,
-            failure_code="",
-            failure_message="Refunded at the payment provider; the order was cancelled.",
-            final_status=OrderStatus.CANCELLED,
-            expected_statuses=(OrderStatus.COMPLETED,),
+            message="Refunded at the payment provider; the order was cancelled.",
             correlation_id=correlation_id,
         )
         return "Refunded in full at the provider: recorded, stock released, order cancelled."

@@ -80,13 +80,8 @@ def do_cancel_order(
                 )
         else:  # completed
             try:
-                done = compensation.compensate(
-                    order_id=order.pk,
-                    failure_code="",
-                    failure_message=message,
-                    final_status=OrderStatus.CANCELLED,
-                    expected_statuses=(OrderStatus.COMPLETED,),
-                    correlation_id=correlation_id,
+                done = compensation.cancel_completed(
+                    order_id=order.pk, message=message, correlation_id=correlation_id
                 )
             except RefundFailed as exc:
                 return _refund_refused(

@@ -260,13 +260,9 @@ def apply_charge_outcome(
             reconcile_detail="The provider says nothing was charged.",
         )
     step_log.checkpoint(order.pk, SagaStepName.CHARGE_CARD, SagaStepStatus.FAILED)
-    compensation.compensate(
-        order_id=order.pk,
-        failure_code=code,
-        final_status=OrderStatus.FAILED,
-        correlation_id=correlation_id,
+    return compensation.fail_order(
+        order_id=order.pk, failure_code=code, correlation_id=correlation_id
     )
-    return SagaOutcome.now(order.pk, code)
 
 
 def _finish_charge_step(

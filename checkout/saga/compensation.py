@@ -36,6 +36,7 @@ from checkout.payments import gateway
 from checkout.payments.provider import ChargeStatus, ProviderError, ProviderRejected
 from checkout.saga import step_log
 from checkout.saga.locks import lock_workflow
+from checkout.saga.outcome import SagaOutcome
 from checkout.saga.states import LIVE_STATUSES, OPEN_STATUSES
 from gifts import workflow as flow
 from gifts.models import Product, Step, WorkflowContext
@@ -100,6 +101,32 @@ def compensate(
         correlation_id=correlation_id,
     )
     return Compensation(Order.objects.get(pk=order.pk), refunded, closed)
+
+
+def fail_order(*, order_id: object, failure_code: str, correlation_id: str) -> SagaOutcome:
+    """A saga step failed with `failure_code`: compensate, close the order as failed (once) and
+    answer with the order as it ended. Same calling rules as compensate."""
+    done = compensate(
+        order_id=order_id,
+        failure_code=failure_code,
+        final_status=OrderStatus.FAILED,
+        correlation_id=correlation_id,
+    )
+    return SagaOutcome(done.order, failure_code)
+
+
+def cancel_completed(*, order_id: object, message: str, correlation_id: str) -> Compensation:
+    """Cancel a completed order: refund what the provider still holds, release the stock, cancel
+    (once; `closed` is False if it was no longer completed) and turn its workflow failed. Same
+    calling rules as compensate."""
+    return compensate(
+        order_id=order_id,
+        failure_code="",
+        failure_message=message,
+        final_status=OrderStatus.CANCELLED,
+        expected_statuses=(OrderStatus.COMPLETED,),
+        correlation_id=correlation_id,
+    )
 
 
 def refund_payments(*, order: Order, correlation_id: str) -> Decimal:

@@ -161,10 +161,6 @@ def reserve_or_fail(*, order: Order, correlation_id: str) -> SagaOutcome | None:
     """Hold the stock; when there is none, compensate and say the order failed OUT_OF_STOCK."""
     if reserve_items(order=order, correlation_id=correlation_id):
         return None
-    compensation.compensate(
-        order_id=order.pk,
-        failure_code="OUT_OF_STOCK",
-        final_status=OrderStatus.FAILED,
-        correlation_id=correlation_id,
+    return compensation.fail_order(
+        order_id=order.pk, failure_code="OUT_OF_STOCK", correlation_id=correlation_id
     )
-    return SagaOutcome.now(order.pk, "OUT_OF_STOCK")

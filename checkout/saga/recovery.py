@@ -35,24 +35,16 @@ def recover_processing(*, order: Order, correlation_id: str) -> SagaOutcome:
     payment = order.payments.filter(attempt=order.saga_attempt).first()
     if payment is None:
         # Died before this attempt's charge was even recorded: nothing can have been charged.
-        compensation.compensate(
-            order_id=order.pk,
-            failure_code="INTERNAL_ERROR",
-            final_status=OrderStatus.FAILED,
-            correlation_id=correlation_id,
+        return compensation.fail_order(
+            order_id=order.pk, failure_code="INTERNAL_ERROR", correlation_id=correlation_id
         )
-        return SagaOutcome.now(order.pk, "INTERNAL_ERROR")
     if payment.status == PaymentStatus.SUCCEEDED:
         return charge.complete(order=order, correlation_id=correlation_id)
     if payment.status in (PaymentStatus.FAILED, PaymentStatus.REFUNDED):
         code = payment.error_code if payment.error_code in ERROR_CATALOG else "INTERNAL_ERROR"
-        compensation.compensate(
-            order_id=order.pk,
-            failure_code=code,
-            final_status=OrderStatus.FAILED,
-            correlation_id=correlation_id,
+        return compensation.fail_order(
+            order_id=order.pk, failure_code=code, correlation_id=correlation_id
         )
-        return SagaOutcome.now(order.pk, code)
     return reconcile_payment(order=order, payment=payment, correlation_id=correlation_id)
 
 
@@ -66,12 +58,9 @@ def recover_order(order: Order, *, correlation_id: str) -> None:
     close_interrupted_steps(order, correlation_id=correlation_id)
     if order.status == OrderStatus.COMPLETED:
         # The person (or staff) was cancelling; finish it: refund → release → cancel.
-        compensation.compensate(
+        compensation.cancel_completed(
             order_id=order.pk,
-            failure_code="",
-            failure_message="Cancelled; the interrupted cancellation was finished by recovery.",
-            final_status=OrderStatus.CANCELLED,
-            expected_statuses=(OrderStatus.COMPLETED,),
+            message="Cancelled; the interrupted cancellation was finished by recovery.",
             correlation_id=correlation_id,
         )
     else:
