@@ -36,7 +36,8 @@ from checkout.models import (
 from checkout.payments import gateway
 from checkout.payments.gateway import ChargeResult
 from checkout.payments.provider import ProviderRejected, ProviderUnavailable
-from checkout.saga import charge, compensation, lease, recovery, step_log
+from checkout.saga import compensation, lease, recovery, step_log
+from checkout.saga.charge import apply_charge_outcome
 from checkout.saga.states import CAPTURED_PAYMENTS, UNDECIDED_PAYMENTS
 from tool_runtime.observability import get_logger
 
@@ -314,7 +315,7 @@ def _settle_payments(order: Order, *, correlation_id: str) -> str:
         raise ProviderUnavailable("the provider could not say; tried again later")
     if not _moves(payment.status, outcome.result):
         return AGREED
-    settled = charge.apply_charge_outcome(
+    settled = apply_charge_outcome(
         order=order, payment=payment, outcome=outcome, step=None, correlation_id=correlation_id
     )
     return f"Settled: the provider says {outcome.result}; the order is {settled.order.status}."
