@@ -16,7 +16,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from checkout import staff_rollback, webhooks
+from checkout import services, webhooks
 from checkout.models import (
     Order,
     OrderLine,
@@ -30,6 +30,7 @@ from checkout.models import (
     WebhookEvent,
     WebhookEventStatus,
 )
+from checkout.saga import states
 from tool_runtime.admin import RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin, ViewOnlyInline
 
 ROLLBACK_PERMISSION = "checkout.rollback_order"
@@ -90,11 +91,11 @@ class RollbackForm(forms.Form):
 
 
 OUTCOME_MESSAGES = {
-    staff_rollback.ROLLED_BACK: (messages.SUCCESS, "rolled back"),
-    staff_rollback.CLOSED: (messages.SUCCESS, "closed for good"),
-    staff_rollback.ALREADY: (messages.INFO, "already rolled back"),
-    staff_rollback.REFUSED: (messages.WARNING, "refused"),
-    staff_rollback.ERROR: (messages.ERROR, "failed"),
+    states.ROLLED_BACK: (messages.SUCCESS, "rolled back"),
+    states.CLOSED: (messages.SUCCESS, "closed for good"),
+    states.ALREADY: (messages.INFO, "already rolled back"),
+    states.REFUSED: (messages.WARNING, "refused"),
+    states.ERROR: (messages.ERROR, "failed"),
 }
 
 
@@ -163,7 +164,7 @@ class OrderAdmin(RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin):
             form = RollbackForm(request.POST)
             if form.is_valid():
                 orders = list(form.cleaned_data["orders"])
-                reports = staff_rollback.roll_back_orders(
+                reports = services.roll_back_orders(
                     order_ids=[order.pk for order in orders],
                     reason=form.cleaned_data["reason"],
                     actor=request.user,

@@ -42,7 +42,7 @@ class Order(models.Model):
     expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
     # Saga run number: a retry after a retryable, compensated failure runs the saga again.
     saga_attempt = models.PositiveSmallIntegerField(default=1)
-    # The order's short lease (checkout.leases): whoever holds it, a sweep or a webhook, is the
+    # The order's short lease (checkout.saga.lease): whoever holds it, a sweep or a webhook, is the
     # one settling the order with the provider.
     lease_until = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now, editable=False, db_index=True)

@@ -46,7 +46,7 @@ def newest_order_id() -> Subquery:
 
 def workflow_order_id(*, workflow: WorkflowContext) -> uuid.UUID | None:
     """The workflow's current order's id; read with the workflow when it was annotated with
-    `newest_order_id` (saga.lock_workflow), otherwise read now."""
+    `newest_order_id` (checkout.saga.locks.lock_workflow), otherwise read now."""
     if workflow.current_step not in STEPS_WITH_ORDER:
         return None
     if "newest_order_id" in workflow.__dict__:

@@ -1,25 +1,49 @@
-"""Writes behind the commerce tools: prepare, commit and cancel an order, leave checkout.
+"""The one entry for writes to orders: prepare, commit and cancel an order, leave checkout (the
+commerce tools and the gift workflow), and roll orders back (staff, in the admin).
 
-Each function checks what the person may do with the order now and turns every refusal into
-a catalog error that says what to do next; the saga and the compensations do the work.
+Each write is one verb here, and checks what the person may do with the order now, turning
+every refusal into a catalog error that says what to do next; the saga (checkout.saga) does the
+work. Naming, a check-then-act pair per verb:
+- `check_<verb>` (here) raises the ToolError that explains why the person may not do it now;
+- `do_<verb>` (in checkout.saga) does it, and its docstring states the lock it takes or must be
+  called under: do_prepare_order, do_commit_order, do_cancel_order, and do_release_draft for
+  leaving checkout (it is the act, too, behind replacing a draft and expiring one).
+A cancellation has no check of its own: whether an order may be cancelled is decided while
+cancelling (the order may move under it), so do_cancel_order answers a refusal as its outcome,
+which cancel_order raises and a staff rollback records.
 """
 
 from __future__ import annotations
 
 import hmac
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
-from checkout import compensation, saga, selectors
-from checkout.models import Order, OrderStatus
+from checkout import selectors
+from checkout.models import Order, OrderStatus, RollbackAuditEntry
 from checkout.payments.methods import offered_payment_methods
-from gifts.models import WorkflowContext
+from checkout.saga import cancellation, charge, compensation, draft
+from checkout.saga.cancellation import RollbackOutcome
+from checkout.saga.outcome import InProgress, SagaOutcome
+from checkout.saga.states import (
+    DECLINE_CODES,
+    ERROR,
+    FINAL_STATUSES,
+    IN_FLIGHT,
+    REFUSED,
+    ROLLED_BACK,
+)
+from gifts.models import Product, WorkflowContext
 from tool_runtime.errors import ToolError
+from tool_runtime.observability import get_logger
 
-IN_FLIGHT = saga.IN_FLIGHT
+log = get_logger("checkout.rollback")
+
+AUDIT_DETAIL_MAX = RollbackAuditEntry._meta.get_field("detail").max_length
 
 
 @dataclass(frozen=True)
@@ -35,10 +59,13 @@ class CommittedOrder:
     workflow: WorkflowContext
 
 
-def prepare_order(
-    *, workflow: WorkflowContext, payment_method_id: str, shipping: dict, correlation_id: str
-) -> PreparedOrder:
-    """A draft order for the selected gift with its stock held (releasing any earlier draft)."""
+# --- prepare --------------------------------------------------------------------------------
+
+
+def check_prepare_order(*, workflow: WorkflowContext, payment_method_id: str) -> Product:
+    """Raise the error that explains why no draft can be made (an unknown payment method, a
+    gift no longer sold); returns the gift to order. Whether an order of the workflow is being
+    paid is checked by do_prepare_order, under the workflow lock."""
     ids = [method.id for method in offered_payment_methods()]
     if payment_method_id not in ids:
         raise ToolError(
@@ -57,14 +84,22 @@ def prepare_order(
             "The selected gift is no longer available. Choose another gift with select_gift.",
             next_actions=["select_gift", "suggest_gifts"],
         )
-    result = saga.prepare_order(
+    return product
+
+
+def prepare_order(
+    *, workflow: WorkflowContext, payment_method_id: str, shipping: dict, correlation_id: str
+) -> PreparedOrder:
+    """A draft order for the selected gift with its stock held (releasing any earlier draft)."""
+    product = check_prepare_order(workflow=workflow, payment_method_id=payment_method_id)
+    result = draft.do_prepare_order(
         workflow=workflow,
         product=product,
         payment_method_id=payment_method_id,
         shipping=shipping,
         correlation_id=correlation_id,
     )
-    if isinstance(result, saga.InProgress):
+    if isinstance(result, InProgress):
         busy = result.order
         raise ToolError(
             "ORDER_IN_PROGRESS",
@@ -73,7 +108,7 @@ def prepare_order(
             details={"order_id": str(busy.pk), "order_status": busy.status},
             next_actions=["get_order"],
         )
-    if isinstance(result, saga.SagaOutcome):
+    if isinstance(result, SagaOutcome):
         raise ToolError(
             "OUT_OF_STOCK",
             f"'{product.name}' has just sold out, so no order was made. Offer the person another gift.",
@@ -82,6 +117,32 @@ def prepare_order(
         )
     workflow.refresh_from_db()
     return PreparedOrder(result.order, workflow, result.confirmation_token)
+
+
+# --- commit ---------------------------------------------------------------------------------
+
+
+def check_commit_order(
+    *,
+    order: Order,
+    workflow: WorkflowContext,
+    confirmation_token: str | None,
+    correlation_id: str,
+) -> None:
+    """Raise the error that explains why the person may not confirm this order now: another
+    workflow's order, no (or a wrong) confirmation token, or an order that can no longer be
+    paid. A draft whose hold lapsed is expired here (stock released) before ORDER_EXPIRED is
+    raised. An order already being paid passes: the commit reports it as it stands."""
+    if order.workflow_id != workflow.pk:
+        raise ToolError(
+            "NOT_FOUND",
+            f"Order {order.pk} does not belong to workflow {workflow.pk}.",
+            field="order_id",
+            expected="the order_id prepare_order returned for this workflow",
+        )
+    _check_token(order, confirmation_token)
+    if order.status not in IN_FLIGHT:
+        _check_committable(order, workflow, correlation_id)
 
 
 def commit_order(
@@ -94,17 +155,14 @@ def commit_order(
 ) -> CommittedOrder:
     """Run the payment saga for an order the person confirmed in the widget."""
     order = selectors.order_for(owner=owner, order_id=order_id)
-    if order.workflow_id != workflow.pk:
-        raise ToolError(
-            "NOT_FOUND",
-            f"Order {order_id} does not belong to workflow {workflow.pk}.",
-            field="order_id",
-            expected="the order_id prepare_order returned for this workflow",
-        )
-    _check_token(order, confirmation_token)
-    if order.status not in IN_FLIGHT:
-        _check_committable(order, workflow, correlation_id)
-        outcome = saga.run_checkout(order=order, correlation_id=correlation_id)
+    check_commit_order(
+        order=order,
+        workflow=workflow,
+        confirmation_token=confirmation_token,
+        correlation_id=correlation_id,
+    )
+    if order.status not in IN_FLIGHT:  # in flight: a repeated confirm, answered as it stands
+        outcome = charge.do_commit_order(order=order, correlation_id=correlation_id)
         if outcome.error_code:
             raise _checkout_failure(outcome.error_code, outcome.order)
         order = outcome.order
@@ -121,7 +179,7 @@ def commit_order(
 
 def _check_token(order: Order, token: str | None) -> None:
     if not token or not hmac.compare_digest(
-        saga.token_digest(token), order.confirmation_token_digest
+        draft.token_digest(token), order.confirmation_token_digest
     ):
         raise ToolError(
             "CONFIRMATION_REQUIRED",
@@ -199,7 +257,7 @@ def _checkout_failure(code: str, order: Order) -> ToolError:
         "order_status": order.status,
         "current_step": "gift_selected",
     }
-    if code in saga.DECLINE_CODES:
+    if code in DECLINE_CODES:
         reason = "for insufficient funds" if code == "INSUFFICIENT_FUNDS" else "by the bank"
         return ToolError(
             code,
@@ -234,15 +292,18 @@ def _checkout_failure(code: str, order: Order) -> ToolError:
     )
 
 
+# --- cancel and roll back --------------------------------------------------------------------
+
+
 def cancel_order(
     *, owner: AbstractBaseUser, order_id: uuid.UUID, reason: str, correlation_id: str
-) -> compensation.RollbackOutcome:
+) -> RollbackOutcome:
     """The person cancels: refund if charged → release the stock → cancel. Twice is a no-op."""
     order = selectors.order_for(owner=owner, order_id=order_id)
-    result = compensation.cancel(
+    result = cancellation.do_cancel_order(
         order=order, reason=reason, actor="the person", correlation_id=correlation_id
     )
-    if result.outcome == compensation.REFUSED:
+    if result.outcome == REFUSED:
         raise ToolError(
             result.code or "ORDER_NOT_CANCELLABLE",
             result.detail,
@@ -253,6 +314,65 @@ def cancel_order(
             next_actions=["get_order"],
         )
     return result
+
+
+@dataclass(frozen=True)
+class RollbackReport:
+    order_id: uuid.UUID
+    outcome: str  # rolled_back | closed_for_good | already_rolled_back | refused | error
+    detail: str
+
+
+def roll_back_order(*, order_id: object, reason: str, actor: str) -> RollbackOutcome:
+    """Staff rollback of one order: the same cancellation as cancel_order, refusals included."""
+    order = Order.objects.filter(pk=order_id).first()
+    if order is None:
+        return RollbackOutcome(REFUSED, "There is no such order.", code="NOT_FOUND")
+    return cancellation.do_cancel_order(
+        order=order, reason=reason, actor=actor, correlation_id=uuid.uuid4().hex
+    )
+
+
+def roll_back_orders(
+    *, order_ids: Iterable[uuid.UUID], reason: str, actor: AbstractBaseUser
+) -> list[RollbackReport]:
+    """Staff rollback from the admin: roll back each order independently (one refusal or
+    failure never stops the others) and audit every attempt, append-only, with who and why."""
+    reason = reason.strip()
+    if not reason:
+        raise ValueError("a rollback needs a reason")
+    reports = []
+    for order_id in order_ids:
+        try:
+            result = roll_back_order(order_id=order_id, reason=reason, actor=actor.get_username())
+            outcome, detail = str(result.outcome), str(result.detail or "")
+        except Exception:
+            # The audit must still say the attempt happened; staff get an id to find the log line.
+            correlation_id = uuid.uuid4().hex
+            log.exception(
+                "order_rollback_crashed", order_id=str(order_id), correlation_id=correlation_id
+            )
+            outcome = ERROR
+            detail = f"Unexpected error; quote correlation id {correlation_id} to engineering."
+        RollbackAuditEntry.objects.create(
+            actor=actor,
+            order_id=order_id,
+            reason=reason,
+            outcome=outcome,
+            detail=detail[:AUDIT_DETAIL_MAX],
+        )
+        log.info(
+            "order_rollback",
+            order_id=str(order_id),
+            actor=actor.get_username(),
+            outcome=outcome,
+            status="rolled_back" if outcome == ROLLED_BACK else outcome,
+        )
+        reports.append(RollbackReport(order_id=order_id, outcome=outcome, detail=detail))
+    return reports
+
+
+# --- leave checkout (the gift workflow's hooks) ----------------------------------------------
 
 
 class WorkflowCheckout:
@@ -269,17 +389,25 @@ class WorkflowCheckout:
         order_id = selectors.workflow_order_id(workflow=workflow)
         if order_id is None:
             return []
-        if compensation.release_draft_order(order_id=order_id, reason="navigated back"):
+        if compensation.do_release_draft(order_id=order_id, reason="navigated back"):
             return [f"draft order {order_id} (cancelled, stock released)"]
-        order = Order.objects.filter(pk=order_id).first()
-        if order is None or order.status in compensation.FINAL_STATUSES:
-            return [f"draft order {order_id} (already closed)"]
-        what = "was paid for" if order.status == OrderStatus.COMPLETED else "is being paid for"
-        raise ToolError(
-            "ORDER_IN_PROGRESS",
-            f"Order {order.pk} {what} (status {order.status}); the workflow cannot go back from "
-            "checkout while it runs or after it was paid. Call get_order to follow it.",
-            field="step_id",
-            details={"order_id": str(order.pk), "order_status": order.status},
-            next_actions=["get_order"],
-        )
+        check_leave_checkout(order_id=order_id)
+        return [f"draft order {order_id} (already closed)"]
+
+
+def check_leave_checkout(*, order_id: uuid.UUID) -> None:
+    """Raise ORDER_IN_PROGRESS when the workflow's order is being (or was) paid: the workflow
+    must keep it. Asked after do_release_draft found no draft to release, not before: its
+    compare-and-swap is what decides, so a claim that got in first is seen here."""
+    order = Order.objects.filter(pk=order_id).first()
+    if order is None or order.status in FINAL_STATUSES:
+        return
+    what = "was paid for" if order.status == OrderStatus.COMPLETED else "is being paid for"
+    raise ToolError(
+        "ORDER_IN_PROGRESS",
+        f"Order {order.pk} {what} (status {order.status}); the workflow cannot go back from "
+        "checkout while it runs or after it was paid. Call get_order to follow it.",
+        field="step_id",
+        details={"order_id": str(order.pk), "order_status": order.status},
+        next_actions=["get_order"],
+    )

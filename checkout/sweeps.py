@@ -2,11 +2,10 @@
 payments, retries provider webhook events that failed to apply, and purges expired idempotency
 keys and expired QA preview API tokens.
 
-Safe on several machines at once: each order is claimed with a short lease, chosen with
-`select_for_update(skip_locked=True)` in a short transaction (on PostgreSQL; SQLite serialises
-writers anyway). The lease is taken, the transaction ends, and only then is the provider called:
-no lock is ever held across a provider call. Every action on a claimed order is itself a
-compare-and-swap or idempotent, so even a lease that ran out cannot do harm.
+Safe on several machines at once: each batch of orders is leased (checkout.saga.lease), the
+claim's transaction ends, and only then is the provider called: no lock is ever held across a
+provider call. Every action on a leased order is itself a compare-and-swap or idempotent, so
+even a lease that ran out cannot do harm.
 """
 
 from __future__ import annotations
@@ -14,16 +13,16 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 
-from django.db import transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from checkout import compensation, saga, webhooks
-from checkout.leases import LEASE, free_or_expired, release_order
+from checkout import webhooks
 from checkout.models import Order, OrderStatus, Payment, PaymentStatus, SagaStep
 from checkout.payments.provider import ProviderError
+from checkout.saga import compensation, lease, recovery
+from checkout.saga.states import FINAL_STATUSES, UNDECIDED_PAYMENTS
 from gifts.models import Step
 from tool_runtime.idempotency import purge_expired_keys
 from tool_runtime.observability import get_logger
@@ -69,7 +68,7 @@ def run_sweeps(*, older_than_seconds: float = DEFAULT_OLDER_THAN_SECONDS) -> Swe
     )
     report.abandoned = _each(
         abandoned_drafts(cutoff),
-        lambda o: compensation.release_draft_order(
+        lambda o: compensation.do_release_draft(
             order_id=o.pk,
             reason="Abandoned: the order was never fully prepared.",
             correlation_id=cid,
@@ -77,10 +76,10 @@ def run_sweeps(*, older_than_seconds: float = DEFAULT_OLDER_THAN_SECONDS) -> Swe
         report,
     )
     report.recovered = _each(
-        stuck_orders(cutoff), lambda o: recover_order(o, correlation_id=cid), report
+        stuck_orders(cutoff), lambda o: recovery.recover_order(o, correlation_id=cid), report
     )
     report.reconciled = _each(
-        undecided_payments(), lambda o: reconcile_order(o, correlation_id=cid), report
+        undecided_payments(), lambda o: recovery.reconcile_order(o, correlation_id=cid), report
     )
     retried = webhooks.retry_due_events()
     report.webhooks_applied, report.webhooks_parked = retried.applied, retried.parked
@@ -128,75 +127,21 @@ def stuck_orders(cutoff) -> QuerySet[Order]:
         | Q(status=OrderStatus.COMPLETED)
         & (Exists(payments.filter(status=PaymentStatus.REFUNDED)) | Exists(refund_started))
         # a closed order that still holds captured money
-        | Q(status__in=[OrderStatus.FAILED, OrderStatus.CANCELLED])
-        & Exists(payments.filter(status=PaymentStatus.SUCCEEDED))
+        | Q(status__in=FINAL_STATUSES) & Exists(payments.filter(status=PaymentStatus.SUCCEEDED))
     ).exclude(_active_since(cutoff))
 
 
 def undecided_payments() -> QuerySet[Order]:
     """Orders (not mid-saga) with a charge whose outcome the provider has not settled for us."""
     return Order.objects.exclude(status=OrderStatus.PROCESSING).filter(
-        Exists(
-            Payment.objects.filter(
-                order=OuterRef("pk"), status__in=[PaymentStatus.PENDING, PaymentStatus.UNKNOWN]
-            )
-        )
+        Exists(Payment.objects.filter(order=OuterRef("pk"), status__in=UNDECIDED_PAYMENTS))
     )
-
-
-# --- acting on one order ----------------------------------------------------------------------------
-
-
-def recover_order(order: Order, *, correlation_id: str) -> None:
-    if order.status == OrderStatus.PROCESSING:
-        saga.recover_processing(order=order, correlation_id=correlation_id)
-        return
-    saga.close_interrupted_steps(order, correlation_id=correlation_id)
-    if order.status == OrderStatus.COMPLETED:
-        # The person (or staff) was cancelling; finish it: refund → release → cancel.
-        compensation.compensate(
-            order_id=order.pk,
-            failure_code="",
-            failure_message="Cancelled; the interrupted cancellation was finished by recovery.",
-            final_status=OrderStatus.CANCELLED,
-            expected_statuses=(OrderStatus.COMPLETED,),
-            correlation_id=correlation_id,
-        )
-    else:
-        compensation.refund_payments(order=order, correlation_id=correlation_id)
-
-
-def reconcile_order(order: Order, *, correlation_id: str) -> None:
-    undecided = order.payments.filter(status__in=[PaymentStatus.PENDING, PaymentStatus.UNKNOWN])
-    for payment in undecided.order_by("attempt"):
-        saga.reconcile_payment(
-            order=Order.objects.get(pk=order.pk), payment=payment, correlation_id=correlation_id
-        )
-
-
-# --- claiming -------------------------------------------------------------------------------------
-
-
-def _claim(queryset: QuerySet[Order]) -> tuple[list[uuid.UUID], datetime]:
-    """Lease a batch; the lease's end time also identifies this claim when releasing it."""
-    now = timezone.now()
-    lease_until = now + LEASE
-    with transaction.atomic():
-        ids = list(
-            queryset.filter(free_or_expired(now))
-            .order_by("created_at")
-            .select_for_update(skip_locked=True, of=("self",))
-            .values_list("pk", flat=True)[:BATCH]
-        )
-        if ids:
-            Order.objects.filter(pk__in=ids).update(lease_until=lease_until)
-    return ids, lease_until
 
 
 def _each(queryset: QuerySet[Order], action: Callable[[Order], object], report: SweepReport) -> int:
     """Claim a batch, act on each order (outside the claim's transaction), release the lease."""
     done = 0
-    claimed, lease_until = _claim(queryset)
+    claimed, lease_until = lease.claim_batch(queryset, limit=BATCH)
     for order_id in claimed:
         try:
             order = Order.objects.get(pk=order_id)
@@ -212,5 +157,5 @@ def _each(queryset: QuerySet[Order], action: Callable[[Order], object], report: 
             report.errors += 1
             get_logger(LOGGER).exception("sweep_order_failed", order_id=str(order_id))
         finally:
-            release_order(order_id=order_id, lease_until=lease_until)
+            lease.release_order(order_id=order_id, lease_until=lease_until)
     return done

@@ -1,11 +1,14 @@
-"""Commerce tools, declared once in the shared registry. Handlers stay thin."""
+"""Commerce tools, declared once in the shared registry. Handlers stay thin: they call services
+and selectors, and are named after their tool (`<tool name>_tool`), never after the service
+they call (services.prepare_order is the write; prepare_order_tool answers the tool call)."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from checkout import compensation, selectors, services
+from checkout import selectors, services
 from checkout.payments.methods import offered_payment_methods
+from checkout.saga.states import ALREADY, CLOSED
 from checkout.schemas import (
     CancelOrderInput,
     CancelOrderOutput,
@@ -50,7 +53,7 @@ def _workflow(context: ToolContext) -> WorkflowContext:
     return context.workflow
 
 
-def get_payment_methods(context: ToolContext, args: GetPaymentMethodsInput) -> ToolResult:
+def get_payment_methods_tool(context: ToolContext, args: GetPaymentMethodsInput) -> ToolResult:
     workflow = _workflow(context)
     methods = [
         PaymentMethodOut(
@@ -70,7 +73,7 @@ def get_payment_methods(context: ToolContext, args: GetPaymentMethodsInput) -> T
     )
 
 
-def prepare_order(context: ToolContext, args: PrepareOrderInput) -> ToolResult:
+def prepare_order_tool(context: ToolContext, args: PrepareOrderInput) -> ToolResult:
     prepared = services.prepare_order(
         workflow=_workflow(context),
         payment_method_id=args.payment_method_id,
@@ -102,7 +105,7 @@ def prepare_order(context: ToolContext, args: PrepareOrderInput) -> ToolResult:
     return ToolResult(output, meta)
 
 
-def commit_order(context: ToolContext, args: CommitOrderInput) -> ToolResult:
+def commit_order_tool(context: ToolContext, args: CommitOrderInput) -> ToolResult:
     committed = services.commit_order(
         workflow=_workflow(context),
         owner=context.principal,
@@ -123,7 +126,7 @@ def commit_order(context: ToolContext, args: CommitOrderInput) -> ToolResult:
     return ToolResult(output, {"idempotency_key": args.idempotency_key})
 
 
-def cancel_order(context: ToolContext, args: CancelOrderInput) -> ToolResult:
+def cancel_order_tool(context: ToolContext, args: CancelOrderInput) -> ToolResult:
     result = services.cancel_order(
         owner=context.principal,
         order_id=args.order_id,
@@ -135,7 +138,7 @@ def cancel_order(context: ToolContext, args: CancelOrderInput) -> ToolResult:
         order_id=order.pk,
         status=order.status,
         # Closing a failed order for good ends its retry, but it was already not going ahead.
-        already_cancelled=result.outcome in {compensation.ALREADY, compensation.CLOSED},
+        already_cancelled=result.outcome in {ALREADY, CLOSED},
         refunded_amount=str(result.refunded),
         currency=order.currency,
         message=result.detail,
@@ -143,7 +146,7 @@ def cancel_order(context: ToolContext, args: CancelOrderInput) -> ToolResult:
     return ToolResult(output, {"idempotency_key": args.idempotency_key})
 
 
-def get_order(context: ToolContext, args: GetOrderInput) -> ToolResult:
+def get_order_tool(context: ToolContext, args: GetOrderInput) -> ToolResult:
     order = selectors.order_with_history(owner=context.principal, order_id=args.order_id)
     return ToolResult(GetOrderOutput(**selectors.order_detail(order)))
 
@@ -162,7 +165,7 @@ register(
         annotations=Annotations(
             read_only=True, destructive=False, idempotent=None, open_world=False
         ),
-        handler=get_payment_methods,
+        handler=get_payment_methods_tool,
         scope=GIFTS_READ,
         allowed_steps=COMMERCE_STEPS,
         widget_accessible=True,
@@ -186,7 +189,7 @@ register(
         annotations=Annotations(
             read_only=False, destructive=False, idempotent=True, open_world=False
         ),
-        handler=prepare_order,
+        handler=prepare_order_tool,
         scope=ORDERS_WRITE,
         allowed_steps=COMMERCE_STEPS,
         requires_idempotency_key=True,
@@ -212,7 +215,7 @@ register(
         annotations=Annotations(
             read_only=False, destructive=True, idempotent=True, open_world=True
         ),
-        handler=commit_order,
+        handler=commit_order_tool,
         scope=ORDERS_WRITE,
         allowed_steps=COMMERCE_STEPS,
         requires_idempotency_key=True,
@@ -237,7 +240,7 @@ register(
         annotations=Annotations(
             read_only=False, destructive=True, idempotent=True, open_world=True
         ),
-        handler=cancel_order,
+        handler=cancel_order_tool,
         scope=ORDERS_WRITE,
         requires_idempotency_key=True,
         widget_accessible=True,
@@ -259,7 +262,7 @@ register(
         annotations=Annotations(
             read_only=True, destructive=False, idempotent=None, open_world=False
         ),
-        handler=get_order,
+        handler=get_order_tool,
         scope=GIFTS_READ,
         widget_accessible=True,
         invoking="Checking the order…",

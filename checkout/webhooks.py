@@ -23,8 +23,6 @@ from django.db.models import F
 from django.utils import timezone
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from checkout import compensation, saga
-from checkout.leases import claim_order, release_order
 from checkout.models import (
     Order,
     OrderStatus,
@@ -38,6 +36,9 @@ from checkout.models import (
 from checkout.payments import gateway
 from checkout.payments.gateway import ChargeResult
 from checkout.payments.provider import ProviderRejected, ProviderUnavailable
+from checkout.saga import compensation, lease, recovery, step_log
+from checkout.saga.charge import apply_charge_outcome
+from checkout.saga.states import CAPTURED_PAYMENTS, UNDECIDED_PAYMENTS
 from tool_runtime.observability import get_logger
 
 LOGGER = "giftgenius.checkout.webhooks"
@@ -255,7 +256,7 @@ def _apply(event: WebhookEvent, *, correlation_id: str) -> str:
     if order is None:
         return "No order here matches this payment; nothing to do."
     # One settler per order at a time, sweeps included: two would each act on the same answer.
-    lease_until = claim_order(order_id=order.pk)
+    lease_until = lease.claim_order(order_id=order.pk)
     if lease_until is None:
         raise OrderBusy("another sweep or event is settling this order")
     try:
@@ -264,7 +265,7 @@ def _apply(event: WebhookEvent, *, correlation_id: str) -> str:
             return _record_provider_refunds(order, correlation_id=correlation_id)
         return _settle_payments(order, correlation_id=correlation_id)
     finally:
-        release_order(order_id=order.pk, lease_until=lease_until)
+        lease.release_order(order_id=order.pk, lease_until=lease_until)
 
 
 def _order_for(event: WebhookEvent) -> Order | None:
@@ -307,18 +308,14 @@ def _settle_payments(order: Order, *, correlation_id: str) -> str:
         return "The checkout is running; it records the provider's answer itself."
     # One Payment per order: every saga run charges under the order's one provider key.
     payment = order.payments.first()
-    if payment is None or payment.status in (PaymentStatus.SUCCEEDED, PaymentStatus.REFUNDED):
+    if payment is None or payment.status in CAPTURED_PAYMENTS:
         return AGREED
-    outcome = gateway.lookup(
-        idempotency_key=payment.provider_idempotency_key,
-        charge_id=payment.provider_charge_id,
-        since=payment.created_at,
-    )
+    outcome = recovery.provider_answer(payment)
     if outcome.result == ChargeResult.UNKNOWN:
         raise ProviderUnavailable("the provider could not say; tried again later")
     if not _moves(payment.status, outcome.result):
         return AGREED
-    settled = saga.apply_charge_outcome(
+    settled = apply_charge_outcome(
         order=order, payment=payment, outcome=outcome, step=None, correlation_id=correlation_id
     )
     return f"Settled: the provider says {outcome.result}; the order is {settled.order.status}."
@@ -331,15 +328,14 @@ def _record_provider_refunds(order: Order, *, correlation_id: str) -> str:
     A refund of a payment we have not settled yet settles it first (its answer includes the
     refund, so the order is not completed); while it stays undecided the event is retried
     later rather than marked applied with nothing done."""
-    undecided = (PaymentStatus.PENDING, PaymentStatus.UNKNOWN)
     settled = ""
-    if order.payments.filter(status__in=undecided).exists():
+    if order.payments.filter(status__in=UNDECIDED_PAYMENTS).exists():
         settled = _settle_payments(order, correlation_id=correlation_id)
-        if order.payments.filter(status__in=undecided).exists():
+        if order.payments.filter(status__in=UNDECIDED_PAYMENTS).exists():
             raise PaymentUndecided(f"the payment is not settled yet ({settled})")
         order.refresh_from_db()
     recorded = 0
-    refundable = order.payments.filter(status__in=[PaymentStatus.SUCCEEDED, PaymentStatus.REFUNDED])
+    refundable = order.payments.filter(status__in=CAPTURED_PAYMENTS)
     for payment in refundable.exclude(provider_charge_id="").order_by("attempt", "pk"):
         charge = gateway.retrieve(charge_id=payment.provider_charge_id)
         if charge.refunded_amount <= payment.refunded_amount:
@@ -353,7 +349,7 @@ def _record_provider_refunds(order: Order, *, correlation_id: str) -> str:
                 status=PaymentStatus.REFUNDED if in_full else payment.status,
             )
             if updated:
-                saga.record_step(
+                step_log.record_step(
                     order,
                     SagaStepName.REFUND,
                     SagaStepStatus.SUCCEEDED,
@@ -369,12 +365,9 @@ def _record_provider_refunds(order: Order, *, correlation_id: str) -> str:
         order.status == OrderStatus.COMPLETED
         and not order.payments.filter(status=PaymentStatus.SUCCEEDED).exists()
     ):
-        compensation.compensate(
+        compensation.cancel_completed(
             order_id=order.pk,
-            failure_code="",
-            failure_message="Refunded at the payment provider; the order was cancelled.",
-            final_status=OrderStatus.CANCELLED,
-            expected_statuses=(OrderStatus.COMPLETED,),
+            message="Refunded at the payment provider; the order was cancelled.",
             correlation_id=correlation_id,
         )
         return "Refunded in full at the provider: recorded, stock released, order cancelled."

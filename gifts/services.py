@@ -220,7 +220,7 @@ def adjust_stock(*, product_id: int, change: int) -> int:
     """Add (change > 0) or remove (change < 0) units of a product's stock; returns the new stock.
 
     `Product.stock` is what is left to reserve: a hold takes its units out of it with one
-    conditional UPDATE (checkout.saga.reserve_items) and a release adds them back. So staff
+    conditional UPDATE (checkout.saga.draft.reserve_items) and a release adds them back. So staff
     never write a number they read earlier (that would undo every hold taken or released since):
     the change is applied to the row as it is now, `stock = stock + change`, in one UPDATE that
     matches only while at least the removed units are available, so units held by live

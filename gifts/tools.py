@@ -1,4 +1,5 @@
-"""Declarations of the workflow tools. Handlers are thin: they call services and selectors."""
+"""Declarations of the workflow tools. Handlers are thin: they call services and selectors,
+and are named after their tool (`<tool name>_tool`), never after the service they call."""
 
 from __future__ import annotations
 
@@ -64,16 +65,16 @@ def _workflow(context: ToolContext) -> WorkflowContext:
     return context.workflow
 
 
-def start_gift_workflow(context: ToolContext, args: StartWorkflowInput) -> ToolResult:
+def start_gift_workflow_tool(context: ToolContext, args: StartWorkflowInput) -> ToolResult:
     return ToolResult(workflow_state(services.start_workflow(owner=context.principal)))
 
 
-def get_workflow(context: ToolContext, args: GetWorkflowInput) -> ToolResult:
+def get_workflow_tool(context: ToolContext, args: GetWorkflowInput) -> ToolResult:
     workflow = _workflow(context)
     return ToolResult(workflow_state(workflow), workflow=workflow)
 
 
-def suggest_gifts(context: ToolContext, args: SuggestGiftsInput) -> ToolResult:
+def suggest_gifts_tool(context: ToolContext, args: SuggestGiftsInput) -> ToolResult:
     brief = Brief(
         relationship=args.relationship,
         interests=tuple(dict.fromkeys(i.strip().lower() for i in args.interests)),
@@ -114,7 +115,7 @@ def suggest_gifts(context: ToolContext, args: SuggestGiftsInput) -> ToolResult:
     return ToolResult(output, workflow=workflow)
 
 
-def search_products(context: ToolContext, args: SearchProductsInput) -> ToolResult:
+def search_products_tool(context: ToolContext, args: SearchProductsInput) -> ToolResult:
     items = catalog.search(
         query=args.query, category=args.category, max_price=args.max_price, limit=args.limit
     )
@@ -148,7 +149,7 @@ def search_products(context: ToolContext, args: SearchProductsInput) -> ToolResu
     return ToolResult(output)
 
 
-def select_gift(context: ToolContext, args: SelectGiftInput) -> ToolResult:
+def select_gift_tool(context: ToolContext, args: SelectGiftInput) -> ToolResult:
     selection = services.select_gift(workflow=_workflow(context), product_id=args.product_id)
     gift = catalog.item_of(selection.product)
     return ToolResult(
@@ -160,7 +161,7 @@ def select_gift(context: ToolContext, args: SelectGiftInput) -> ToolResult:
     )
 
 
-def user_navigated_to_step(context: ToolContext, args: NavigateInput) -> ToolResult:
+def user_navigated_to_step_tool(context: ToolContext, args: NavigateInput) -> ToolResult:
     navigation = services.navigate_back(workflow=_workflow(context), step_id=args.step_id)
     workflow = navigation.workflow
     return ToolResult(
@@ -188,7 +189,7 @@ register(
         annotations=Annotations(
             read_only=False, destructive=False, idempotent=False, open_world=False
         ),
-        handler=start_gift_workflow,
+        handler=start_gift_workflow_tool,
         scope=GIFTS_WRITE,
         invoking="Starting a gift search…",
         invoked="Gift search started",
@@ -208,7 +209,7 @@ register(
         annotations=Annotations(
             read_only=True, destructive=False, idempotent=None, open_world=False
         ),
-        handler=get_workflow,
+        handler=get_workflow_tool,
         scope=GIFTS_READ,
         widget_accessible=True,
         invoking="Checking the gift search…",
@@ -231,7 +232,7 @@ register(
         annotations=Annotations(
             read_only=True, destructive=False, idempotent=None, open_world=False
         ),
-        handler=suggest_gifts,
+        handler=suggest_gifts_tool,
         scope=GIFTS_WRITE,  # it records the brief and the ideas in the workflow
         allowed_steps=steps.BEFORE_CHECKOUT,
         widget_accessible=True,
@@ -256,7 +257,7 @@ register(
         annotations=Annotations(
             read_only=True, destructive=False, idempotent=None, open_world=False
         ),
-        handler=search_products,
+        handler=search_products_tool,
         scope=GIFTS_READ,
         workflow_scope=GIFTS_WRITE,
         allowed_steps=steps.BEFORE_CHECKOUT,
@@ -279,7 +280,7 @@ register(
         annotations=Annotations(
             read_only=False, destructive=False, idempotent=True, open_world=False
         ),
-        handler=select_gift,
+        handler=select_gift_tool,
         scope=GIFTS_WRITE,
         allowed_steps=frozenset({Step.IDEAS, Step.GIFT_SELECTED}),
         widget_accessible=True,
@@ -301,7 +302,7 @@ register(
         annotations=Annotations(
             read_only=False, destructive=False, idempotent=True, open_world=False
         ),
-        handler=user_navigated_to_step,
+        handler=user_navigated_to_step_tool,
         scope=GIFTS_WRITE,
         allowed_steps=frozenset({Step.IDEAS, Step.GIFT_SELECTED, Step.CHECKOUT}),
         widget_accessible=True,

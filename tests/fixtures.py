@@ -236,8 +236,8 @@ class SimulatedCrash(SystemExit):
 
 
 class CrashPlan:
-    """Stands in for checkout.saga.checkpoint: records every point reached and dies at number
-    `crash_at` (0-based), right after that step's progress was committed."""
+    """Stands in for checkout.saga.step_log.checkpoint: records every point reached and dies at
+    number `crash_at` (0-based), right after that step's progress was committed."""
 
     def __init__(self, crash_at: int | None = None) -> None:
         self.crash_at = crash_at

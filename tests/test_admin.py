@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
-import types
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -22,6 +20,7 @@ from django.db.models import F
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
+from checkout import services
 from checkout.models import Order, OrderStatus, Payment, RollbackAuditEntry, SagaStep
 from gifts.models import Product, WorkflowContext
 from gifts.services import StockAdjustmentRefused, adjust_stock
@@ -278,7 +277,8 @@ class FakeOutcome:
 
 
 class FakeCompensation:
-    """Stands in for checkout.compensation to drive every branch of the admin flow."""
+    """Stands in for services.roll_back_order (one order's cancellation) to drive every branch
+    of the admin flow."""
 
     def __init__(self, outcomes: dict[str, FakeOutcome | Exception]):
         self.outcomes = outcomes
@@ -296,9 +296,7 @@ class FakeCompensation:
 def fake_compensation(monkeypatch):
     def install(outcomes):
         fake = FakeCompensation(outcomes)
-        module = types.ModuleType("checkout.compensation")
-        module.roll_back_order = fake.roll_back_order
-        monkeypatch.setitem(sys.modules, "checkout.compensation", module)
+        monkeypatch.setattr(services, "roll_back_order", fake.roll_back_order)
         return fake
 
     return install

@@ -13,7 +13,6 @@ from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
 
-from checkout import compensation
 from checkout.ledger import check_ledger
 from checkout.models import (
     Order,
@@ -27,6 +26,7 @@ from checkout.models import (
     SimulatedRefund,
 )
 from checkout.payments import gateway, simulator
+from checkout.saga import compensation
 from giftgenius.operations.metrics import saga_step_counts
 from gifts.models import Product
 from tests.fixtures import draft_order, paid_order

@@ -1,7 +1,7 @@
 """A person's action racing a commit on the same checkout, one interleaving at a time (single
 thread; tests/test_concurrency.py runs the lock-dependent ones with real threads on PostgreSQL).
 
-- cancel_order (and the staff rollback, the same compensation.cancel) on a retryably failed
+- cancel_order (and the staff rollback, the same cancellation) on a retryably failed
   order while the widget retries the commit;
 - prepare_order while the workflow's order starts being paid;
 - going back from checkout while the draft is being claimed.
@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import pytest
 
-from checkout import compensation, saga, selectors
-from checkout import services as checkout_services
+from checkout import selectors
 from checkout.models import Order, OrderStatus, PaymentStatus
 from checkout.payments import simulator
+from checkout.saga import cancellation, compensation, draft, states, step_log
 from checkout.selectors import workflow_order_id
 from checkout.sweeps import run_sweeps
 from gifts.models import WorkflowContext
@@ -118,23 +118,23 @@ def test_cancel_with_a_stale_failed_order_refuses_while_the_retry_is_charging(ap
     product = make_product(stock=5)
     workflow_id, order_id, token, key = retryably_failed(api, product)
     stale = order_of(order_id)
-    real_checkpoint = saga.checkpoint
+    real_checkpoint = step_log.checkpoint
     seen = []
 
     def cancel_mid_charge(oid, step, status):
         real_checkpoint(oid, step, status)
         if (str(step), str(status)) == ("charge_card", "started") and not seen:
             seen.append(
-                compensation.cancel(
+                cancellation.do_cancel_order(
                     order=stale, reason="Changed my mind", actor="the person", correlation_id="c"
                 )
             )
 
-    monkeypatch.setattr(saga, "checkpoint", cancel_mid_charge)
+    monkeypatch.setattr(step_log, "checkpoint", cancel_mid_charge)
     retried = commit(api, workflow_id, order_id, token, key=key)
 
     assert retried.body["status"] == "completed"
-    assert seen[0].outcome == compensation.REFUSED
+    assert seen[0].outcome == states.REFUSED
     assert seen[0].code == "ORDER_NOT_CANCELLABLE"
     assert seen[0].order.status == OrderStatus.PROCESSING
     assert order_of(order_id).status == OrderStatus.COMPLETED
@@ -154,7 +154,7 @@ def test_a_commit_landing_as_prepare_starts_is_seen_by_its_in_flight_check(
     product = make_product(stock=5)
     workflow_id = gift_selected(api, product)
     first_id, first_token = prepared(api, workflow_id, "pm_card_pending")
-    real_prepare = saga.prepare_order
+    real_prepare = draft.do_prepare_order
     commits = []
 
     def commit_then_prepare(**kwargs):
@@ -162,7 +162,7 @@ def test_a_commit_landing_as_prepare_starts_is_seen_by_its_in_flight_check(
             commits.append(commit(api, workflow_id, first_id, first_token))
         return real_prepare(**kwargs)
 
-    monkeypatch.setattr(saga, "prepare_order", commit_then_prepare)
+    monkeypatch.setattr(draft, "do_prepare_order", commit_then_prepare)
     second = prepare(api, workflow_id, "pm_card_visa")
 
     assert commits[0].body["status"] == "payment_pending"
@@ -185,7 +185,7 @@ def test_going_back_keeps_a_draft_that_was_claimed_before_its_release(api, monke
     product = make_product(stock=5)
     workflow_id = gift_selected(api, product)
     order_id, _ = prepared(api, workflow_id)
-    real_release = compensation.release_draft_order
+    real_release = compensation.do_release_draft
 
     def claimed_first(**kwargs):
         Order.objects.filter(pk=order_id, status=OrderStatus.DRAFT).update(
@@ -193,7 +193,7 @@ def test_going_back_keeps_a_draft_that_was_claimed_before_its_release(api, monke
         )
         return real_release(**kwargs)
 
-    monkeypatch.setattr(compensation, "release_draft_order", claimed_first)
+    monkeypatch.setattr(compensation, "do_release_draft", claimed_first)
     back = api.call("user_navigated_to_step", {"workflow_id": workflow_id, "step_id": "ideas"})
 
     error = assert_error(back, "ORDER_IN_PROGRESS", 409)
@@ -210,8 +210,8 @@ def test_going_back_past_a_draft_that_already_ended_says_so(api):
     product = make_product(stock=5)
     workflow_id = gift_selected(api, product)
     order_id, _ = prepared(api, workflow_id)
-    # Cancelled without the workflow being told (what release_draft_order alone does).
-    assert checkout_services.compensation.release_draft_order(order_id=order_id, reason="gone")
+    # Cancelled without the workflow being told (what do_release_draft alone does).
+    assert compensation.do_release_draft(order_id=order_id, reason="gone")
 
     back = api.call(
         "user_navigated_to_step", {"workflow_id": workflow_id, "step_id": "gift_selected"}

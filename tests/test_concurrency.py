@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection, connections
 from django.utils import timezone
 
-from checkout import compensation, saga, staff_rollback
+from checkout import services
 from checkout.models import (
     Order,
     OrderStatus,
@@ -27,6 +27,7 @@ from checkout.models import (
 )
 from checkout.payments import gateway
 from checkout.payments.provider import get_provider
+from checkout.saga import compensation, step_log
 from checkout.schemas import PrepareOrderInput
 from checkout.selectors import workflow_order_id
 from checkout.sweeps import run_sweeps
@@ -222,7 +223,7 @@ def test_a_staff_rollback_and_the_persons_cancel_at_once_record_one_refund(
 
     def work(i: int):
         if i == 0:
-            (report,) = staff_rollback.roll_back_orders(
+            (report,) = services.roll_back_orders(
                 order_ids=[order_id], reason="Asked by phone", actor=staff
             )
             return report.outcome
@@ -254,7 +255,7 @@ def test_sweepers_on_several_machines_recover_each_order_once(api, monkeypatch, 
         order_ids.append(order_id)
         # Die with the money captured but not yet recorded (the 2nd point of a commit).
         with monkeypatch.context() as patch:
-            patch.setattr(saga, "checkpoint", CrashPlan(crash_at=1))
+            patch.setattr(step_log, "checkpoint", CrashPlan(crash_at=1))
             with pytest.raises(SimulatedCrash):
                 commit(api, workflow_id, order_id, token)
     assert Order.objects.filter(status=OrderStatus.PROCESSING).count() == 6
@@ -274,7 +275,7 @@ def race_at_release(monkeypatch, *, holder, racer) -> tuple:
     """Run holder() until it releases a draft (in the fixed code, holding the workflow lock),
     then racer() in a second thread; the holder goes on once the racer has finished or is
     waiting for a lock (pg_locks shows its backend waiting). Returns (holder's, racer's) result."""
-    real_release = compensation.release_draft_order
+    real_release = compensation.do_release_draft
     paused, racer_done = threading.Event(), threading.Event()
     racer_pid: list[int] = []
     results: dict = {}
@@ -310,7 +311,7 @@ def race_at_release(monkeypatch, *, holder, racer) -> tuple:
                 racer_done.set()
             connections.close_all()
 
-    monkeypatch.setattr(compensation, "release_draft_order", pausing_release)
+    monkeypatch.setattr(compensation, "do_release_draft", pausing_release)
     threads = [
         threading.Thread(target=run, args=(name, work), name=name)
         for name, work in (("holder", holder), ("racer", racer))

@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from structlog.testing import capture_logs
 
-from checkout import compensation, saga
+from checkout import services
 from checkout.models import (
     Order,
     OrderStatus,
@@ -22,6 +22,7 @@ from checkout.models import (
     SimulatedRefund,
 )
 from checkout.payments import gateway, simulator
+from checkout.saga import charge, compensation, step_log
 from checkout.selectors import workflow_order_id
 from checkout.sweeps import run_sweeps
 from gifts.models import WorkflowContext
@@ -55,7 +56,7 @@ def drive(api, scenario: str, workflow_id: str, plan: CrashPlan, monkeypatch) ->
     @contextlib.contextmanager
     def crashable():
         with monkeypatch.context() as patch:
-            patch.setattr(saga, "checkpoint", plan)
+            patch.setattr(step_log, "checkpoint", plan)
             yield
 
     if scenario == "cancel_after_purchase":
@@ -247,8 +248,8 @@ def test_releasing_a_draft_is_idempotent_and_ignores_other_states(api):
     product = make_product(stock=5)
     workflow_id = gift_selected(api, product)
     order_id, token = prepared(api, workflow_id)
-    assert compensation.release_draft_order(order_id=order_id, reason="back") is True
-    assert compensation.release_draft_order(order_id=order_id, reason="back") is False
+    assert compensation.do_release_draft(order_id=order_id, reason="back") is True
+    assert compensation.do_release_draft(order_id=order_id, reason="back") is False
     assert Reservation.objects.get(order_id=order_id).status == ReservationStatus.RELEASED
     assert_books_balance(product, initial={product.pk: 5})
 
@@ -295,20 +296,18 @@ def test_roll_back_order_outcomes(api, settings):
     assert commit(api, workflow_id, order_id, token).status == 200
 
     with simulator.outage():
-        refused = compensation.roll_back_order(
-            order_id=order_id, reason="fraud check", actor="staff"
-        )
+        refused = services.roll_back_order(order_id=order_id, reason="fraud check", actor="staff")
     assert refused.outcome == "refused" and "Nothing was changed" in refused.detail
     assert order_of(order_id).status == OrderStatus.COMPLETED
 
-    done = compensation.roll_back_order(order_id=order_id, reason="fraud check", actor="staff")
+    done = services.roll_back_order(order_id=order_id, reason="fraud check", actor="staff")
     assert done.outcome == "rolled_back", done.detail
     assert "Refunded 30.00 USD" in done.detail
     order = order_of(order_id)
     assert order.status == OrderStatus.CANCELLED and "staff" in order.failure_message
     assert WorkflowContext.objects.get(pk=workflow_id).current_step == "failed"
 
-    again = compensation.roll_back_order(order_id=order_id, reason="fraud check", actor="staff")
+    again = services.roll_back_order(order_id=order_id, reason="fraud check", actor="staff")
     assert again.outcome == "already_rolled_back"
     assert SimulatedRefund.objects.count() == 1
     assert_books_balance(product, initial={product.pk: 5})
@@ -316,7 +315,7 @@ def test_roll_back_order_outcomes(api, settings):
     draft_workflow = gift_selected(api, product)
     draft_id, _ = prepared(api, draft_workflow)
     assert (
-        compensation.roll_back_order(order_id=draft_id, reason="test", actor="staff").outcome
+        services.roll_back_order(order_id=draft_id, reason="test", actor="staff").outcome
         == "rolled_back"
     )
     assert order_of(draft_id).status == OrderStatus.CANCELLED
@@ -325,14 +324,13 @@ def test_roll_back_order_outcomes(api, settings):
     pending_workflow = gift_selected(api, product)
     pending_id, pending_token = prepared(api, pending_workflow, "pm_card_pending")
     commit(api, pending_workflow, pending_id, pending_token)
-    pending = compensation.roll_back_order(order_id=pending_id, reason="test", actor="staff")
+    pending = services.roll_back_order(order_id=pending_id, reason="test", actor="staff")
     assert pending.outcome == "refused" and "payment_pending" in pending.detail
     Order.objects.filter(pk=pending_id).update(status=OrderStatus.PROCESSING)
-    running = compensation.roll_back_order(order_id=pending_id, reason="test", actor="staff")
+    running = services.roll_back_order(order_id=pending_id, reason="test", actor="staff")
     assert running.outcome == "refused" and "processing" in running.detail
     assert (
-        compensation.roll_back_order(order_id=new_key(), reason="x", actor="staff").outcome
-        == "refused"
+        services.roll_back_order(order_id=new_key(), reason="x", actor="staff").outcome == "refused"
     )
 
 
@@ -376,7 +374,7 @@ def test_a_second_completion_of_a_completed_order_refunds_nothing(api):
     assert commit(api, workflow_id, order_id, token).body["status"] == "completed"
     stock_after_sale = product.__class__.objects.get(pk=product.pk).stock
 
-    outcome = saga.complete(order=order_of(order_id), correlation_id="late-success")
+    outcome = charge.complete(order=order_of(order_id), correlation_id="late-success")
 
     assert outcome.order.status == OrderStatus.COMPLETED
     assert SimulatedRefund.objects.count() == 0

@@ -9,8 +9,8 @@ from decimal import Decimal
 
 import pytest
 
-from checkout import compensation
 from checkout.models import Order, OrderStatus, Payment, PaymentStatus
+from checkout.saga import cancellation, states
 from checkout.sweeps import run_sweeps
 from tests.fixtures import BOTH_DATABASES, assert_books_balance, commit
 from tests.localstripe import intents
@@ -117,7 +117,7 @@ def _refund_at_stripe(url: str, **amount) -> None:
 
 
 def _cancel(order_id):
-    return compensation.cancel(
+    return cancellation.do_cancel_order(
         order=Order.objects.get(pk=order_id),
         reason="changed my mind",
         actor="the person",
@@ -132,7 +132,7 @@ def test_cancel_after_a_partial_refund_at_stripe_refunds_the_rest(api, stripe_pr
 
     out = _cancel(order_id)
 
-    assert out.outcome == compensation.ROLLED_BACK, out.detail
+    assert out.outcome == states.ROLLED_BACK, out.detail
     assert out.refunded == Decimal("20.00") and "Refunded 20.00 USD," in out.detail
     assert Order.objects.get(pk=order_id).status == OrderStatus.CANCELLED
     payment = Payment.objects.get(order_id=order_id)
@@ -148,7 +148,7 @@ def test_cancel_after_a_full_refund_at_stripe_just_closes_the_order(api, stripe_
 
     out = _cancel(order_id)
 
-    assert out.outcome == compensation.ROLLED_BACK, out.detail
+    assert out.outcome == states.ROLLED_BACK, out.detail
     assert out.refunded == Decimal("0.00") and "already been refunded" in out.detail
     assert len(localstripe(stripe_provider, "GET", "/v1/refunds")["data"]) == 1  # none of ours
     ledger_is_clean()
@@ -178,7 +178,7 @@ def test_a_refund_stripe_refuses_is_not_reported_as_an_outage(api, stripe_provid
 
     out = _cancel(order_id)
 
-    assert (out.outcome, out.code) == (compensation.REFUSED, "PAYMENT_REJECTED")
+    assert (out.outcome, out.code) == (states.REFUSED, "PAYMENT_REJECTED")
     assert "refused the refund (NO_SUCH_CHARGE)" in out.detail
     assert "unavailable" not in out.detail and "Try again later" not in out.detail
     assert Order.objects.get(pk=order_id).status == OrderStatus.COMPLETED

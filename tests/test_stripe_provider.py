@@ -10,7 +10,6 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from checkout import saga
 from checkout.ledger import check_ledger
 from checkout.models import Order, OrderStatus, Payment, PaymentStatus
 from checkout.payments import gateway
@@ -24,6 +23,7 @@ from checkout.payments.provider import (
     get_provider,
 )
 from checkout.payments.stripe_provider import StripeProvider
+from checkout.saga import charge
 from checkout.sweeps import run_sweeps
 from tests.fixtures import (
     BOTH_DATABASES,
@@ -223,7 +223,7 @@ def test_a_capture_found_on_a_failed_order_is_refunded_as_a_webhook_would_have_i
 
     outcome = gateway.lookup_charge(charge_id=payment.provider_charge_id)
     assert outcome.result == ChargeResult.SUCCEEDED
-    saga.apply_charge_outcome(
+    charge.apply_charge_outcome(
         order=Order.objects.get(pk=order_id),
         payment=payment,
         outcome=outcome,

@@ -275,7 +275,7 @@ def test_a_failed_event_for_a_declined_order_changes_nothing(api):
 
 
 def test_an_event_waits_while_a_sweep_holds_the_order(api, settings):
-    from checkout.leases import claim_order, release_order
+    from checkout.saga.lease import claim_order, release_order
 
     product, order_id = pending_order(api, settings)
     settle_at_provider(order_id)

@@ -272,7 +272,7 @@ def lookup_charge(*, charge_id: str) -> ChargeOutcome:
     """What a charge is now, by the provider's own id (Stripe: the PaymentIntent "pi_..." kept
     in Payment.provider_charge_id), e.g. for a webhook: the event says something happened, the
     provider says what holds now. Provider unreachable → UNKNOWN; feed the outcome to
-    checkout.saga.apply_charge_outcome."""
+    checkout.saga.charge.apply_charge_outcome."""
     fields = {"charge_id": charge_id}
     tries = _Tries()
     try:

@@ -1,9 +1,10 @@
 """Stripe as the payment provider (PaymentProvider), on the official SDK and PaymentIntents.
 
-One PaymentIntent per order charge. The saga's provider key is per order (checkout.saga.
-provider_key), so every attempt at charging an order (gateway retries and later saga runs alike)
-finds the SAME PaymentIntent and confirms it only while it is still unconfirmed. A PaymentIntent
-succeeds at most once, so a late capture beside a second one cannot happen: there is no second.
+One PaymentIntent per order charge. The saga's provider key is per order
+(checkout.saga.charge.provider_key), so every attempt at charging an order (gateway retries and
+later saga runs alike) finds the SAME PaymentIntent and confirms it only while it is still
+unconfirmed. A PaymentIntent succeeds at most once, so a late capture beside a second one cannot
+happen: there is no second.
 
 A charge is: find the order's PaymentIntent (see `retrieve_by_idempotency_key`), create it
 unconfirmed if there is none (idempotency key "<key>-create"), confirm it if it still needs it

@@ -7,13 +7,12 @@ cancel_order. Every one is idempotent and none is ever left half-done:
 - releasing the stock and closing the order happen in ONE transaction, with the order row locked
   and its status checked, so they happen together, once, or not at all.
 
-The same code serves the saga's failures, the person's cancel_order, the sweeps and the staff
-rollback in the admin.
+The same code serves the saga's failures, the sweeps, the webhooks, and (through
+checkout.saga.cancellation) the person's cancel_order and the staff rollback in the admin.
 """
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -21,7 +20,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone, translation
 
-from checkout import saga, selectors
+from checkout import selectors
 from checkout.errors import RETRYABLE_FAILURES
 from checkout.models import (
     Order,
@@ -35,18 +34,15 @@ from checkout.models import (
 )
 from checkout.payments import gateway
 from checkout.payments.provider import ChargeStatus, ProviderError, ProviderRejected
+from checkout.saga import step_log
+from checkout.saga.locks import lock_workflow
+from checkout.saga.outcome import SagaOutcome
+from checkout.saga.states import LIVE_STATUSES, OPEN_STATUSES
 from gifts import workflow as flow
 from gifts.models import Product, Step, WorkflowContext
 from tool_runtime.errors import ERROR_CATALOG
 
 ZERO = Decimal("0.00")
-FINAL_STATUSES = (OrderStatus.FAILED, OrderStatus.CANCELLED)
-OPEN_STATUSES = (
-    OrderStatus.DRAFT,
-    OrderStatus.PROCESSING,
-    OrderStatus.PAYMENT_PENDING,
-    OrderStatus.COMPLETED,
-)
 
 
 class RefundFailed(Exception):
@@ -86,7 +82,11 @@ def compensate(
     expected_statuses: tuple[str, ...] = OPEN_STATUSES,
     rollback_workflow: bool = True,
 ) -> Compensation:
-    """Refund what was captured, then release the stock and close the order (once)."""
+    """Refund what was captured, then release the stock and close the order (once).
+
+    Call outside any transaction (refunds call the provider), except where nothing can have
+    been captured: do_prepare_order compensates a sold-out draft inside its own transaction.
+    """
     order = Order.objects.get(pk=order_id)
     refunded = refund_payments(order=order, correlation_id=correlation_id)
     closed = release_and_close(
@@ -103,6 +103,32 @@ def compensate(
     return Compensation(Order.objects.get(pk=order.pk), refunded, closed)
 
 
+def fail_order(*, order_id: object, failure_code: str, correlation_id: str) -> SagaOutcome:
+    """A saga step failed with `failure_code`: compensate, close the order as failed (once) and
+    answer with the order as it ended. Same calling rules as compensate."""
+    done = compensate(
+        order_id=order_id,
+        failure_code=failure_code,
+        final_status=OrderStatus.FAILED,
+        correlation_id=correlation_id,
+    )
+    return SagaOutcome(done.order, failure_code)
+
+
+def cancel_completed(*, order_id: object, message: str, correlation_id: str) -> Compensation:
+    """Cancel a completed order: refund what the provider still holds, release the stock, cancel
+    (once; `closed` is False if it was no longer completed) and turn its workflow failed. Same
+    calling rules as compensate."""
+    return compensate(
+        order_id=order_id,
+        failure_code="",
+        failure_message=message,
+        final_status=OrderStatus.CANCELLED,
+        expected_statuses=(OrderStatus.COMPLETED,),
+        correlation_id=correlation_id,
+    )
+
+
 def refund_payments(*, order: Order, correlation_id: str) -> Decimal:
     """Refund every captured, not yet refunded payment of the order; returns what this call
     refunded. Raises RefundFailed.
@@ -115,14 +141,14 @@ def refund_payments(*, order: Order, correlation_id: str) -> Decimal:
     for payment in captured:
         if payment.amount - payment.refunded_amount <= 0:
             continue
-        row = saga.record_step(
+        row = step_log.record_step(
             order,
             SagaStepName.REFUND,
             SagaStepStatus.STARTED,
             correlation_id=correlation_id,
             attempt=payment.attempt,
         )
-        saga.checkpoint(order.pk, SagaStepName.REFUND, SagaStepStatus.STARTED)
+        step_log.checkpoint(order.pk, SagaStepName.REFUND, SagaStepStatus.STARTED)
         try:  # outside any transaction: the provider is an external system
             held = still_held(payment=payment)
             refund = (
@@ -135,7 +161,7 @@ def refund_payments(*, order: Order, correlation_id: str) -> Decimal:
                 else None
             )
         except ProviderError as exc:
-            saga.finish_step(
+            step_log.finish_step(
                 row,
                 order,
                 SagaStepStatus.FAILED,
@@ -154,7 +180,7 @@ def refund_payments(*, order: Order, correlation_id: str) -> Decimal:
                 # Another caller (a second rollback, the person's cancel_order) refunded it
                 # since it was read, under the same refund key: the provider refunded once, and
                 # that caller records the success and counts the money.
-                saga.finish_step(
+                step_log.finish_step(
                     row,
                     order,
                     SagaStepStatus.SKIPPED,
@@ -162,7 +188,7 @@ def refund_payments(*, order: Order, correlation_id: str) -> Decimal:
                     detail="Already refunded by another cancellation running at the same time.",
                 )
                 continue
-            saga.finish_step(
+            step_log.finish_step(
                 row,
                 order,
                 SagaStepStatus.SUCCEEDED,
@@ -171,7 +197,7 @@ def refund_payments(*, order: Order, correlation_id: str) -> Decimal:
                 if refund
                 else "Already refunded in full at the provider; nothing left to refund.",
             )
-        saga.checkpoint(order.pk, SagaStepName.REFUND, SagaStepStatus.SUCCEEDED)
+        step_log.checkpoint(order.pk, SagaStepName.REFUND, SagaStepStatus.SUCCEEDED)
         total += held
     return total
 
@@ -197,12 +223,17 @@ def release_and_close(
     correlation_id: str,
 ) -> bool:
     """cancel_reservation + cancel_order in one transaction; False if the order was not in
-    one of `expected_statuses` (someone else moved it first, or it is already closed)."""
+    one of `expected_statuses` (someone else moved it first, or it is already closed).
+
+    Locks, in checkout's order: the workflow row (only with `rollback_workflow`), then the order
+    row (select_for_update, its status checked under it), then the stock rows. Inside a
+    caller's transaction this runs in a savepoint and the locks last until the caller commits.
+    """
     started = timezone.now()
     workflow_id = Order.objects.filter(pk=order_id).values_list("workflow_id", flat=True).first()
     with transaction.atomic():
         # Lock order everywhere in checkout: workflow, then order, then stock.
-        workflow = saga.lock_workflow(workflow_id, with_order=True) if rollback_workflow else None
+        workflow = lock_workflow(workflow_id, with_order=True) if rollback_workflow else None
         order = Order.objects.select_for_update().get(pk=order_id)
         if order.status not in expected_statuses:
             return False
@@ -222,7 +253,7 @@ def release_and_close(
             ):
                 Product.objects.filter(pk=hold.product_id).update(stock=F("stock") + hold.quantity)
         if holds:
-            saga.record_step(
+            step_log.record_step(
                 order,
                 SagaStepName.CANCEL_RESERVATION,
                 SagaStepStatus.SUCCEEDED,
@@ -242,7 +273,7 @@ def release_and_close(
             order.confirmation_used_at = timezone.now()
             fields.append("confirmation_used_at")
         order.save(update_fields=fields)
-        saga.record_step(
+        step_log.record_step(
             order,
             SagaStepName.CANCEL_ORDER,
             SagaStepStatus.SUCCEEDED,
@@ -253,7 +284,7 @@ def release_and_close(
         )
         if workflow is not None:
             _roll_back_workflow(workflow, order, previous)
-    saga.checkpoint(order.pk, SagaStepName.CANCEL_ORDER, SagaStepStatus.SUCCEEDED)
+    step_log.checkpoint(order.pk, SagaStepName.CANCEL_ORDER, SagaStepStatus.SUCCEEDED)
     return True
 
 
@@ -268,7 +299,7 @@ def _roll_back_workflow(workflow: WorkflowContext, order: Order, previous: str) 
     draft_id = selectors.workflow_order_id(workflow=workflow)
     other_live_draft = (
         draft_id not in (None, order.pk)
-        and Order.objects.filter(pk=draft_id, status__in=saga.LIVE_STATUSES).exists()
+        and Order.objects.filter(pk=draft_id, status__in=LIVE_STATUSES).exists()
     )
     if other_live_draft:
         return  # a newer order owns the checkout now
@@ -277,10 +308,10 @@ def _roll_back_workflow(workflow: WorkflowContext, order: Order, previous: str) 
         workflow.save(update_fields=["current_step", "visited_steps", "updated_at"])
 
 
-# --- entry points -------------------------------------------------------------------------------
+# --- drafts -------------------------------------------------------------------------------------
 
 
-def release_draft_order(
+def do_release_draft(
     *,
     order_id: object,
     reason: str,
@@ -288,7 +319,14 @@ def release_draft_order(
     failure_code: str = "",
     rollback_workflow: bool = False,
 ) -> bool:
-    """Cancel a draft and give its stock back; does nothing (False) if it is not a draft."""
+    """Cancel a draft and give its stock back; does nothing (False) if it is not a draft.
+
+    Locks: takes the order row lock itself (release_and_close), and the workflow row lock first
+    with `rollback_workflow`. Without it, a caller that must keep the draft from being claimed
+    meanwhile calls this while holding the workflow row lock (select_for_update): replacing a
+    draft (do_prepare_order) and leaving checkout (navigate_back) do. Never calls the provider:
+    a draft has no payment.
+    """
     return release_and_close(
         order_id=order_id,
         expected_statuses=(OrderStatus.DRAFT,),
@@ -302,188 +340,10 @@ def release_draft_order(
 
 def expire_draft(*, order_id: object, correlation_id: str) -> bool:
     """A draft whose hold lapsed: cancelled as expired, stock back, workflow back to gift_selected."""
-    return release_draft_order(
+    return do_release_draft(
         order_id=order_id,
         reason="Expired: the purchase was not confirmed while the stock was held.",
         correlation_id=correlation_id,
         failure_code="ORDER_EXPIRED",
         rollback_workflow=True,
     )
-
-
-ROLLED_BACK, ALREADY, REFUSED = "rolled_back", "already_rolled_back", "refused"
-# An order that had failed retryably was closed for good: nothing else to undo, but the person
-# can no longer retry it (its confirmation is spent).
-CLOSED = "closed_for_good"
-
-
-@dataclass(frozen=True)
-class RollbackOutcome:
-    outcome: str  # rolled_back | closed_for_good | already_rolled_back | refused
-    detail: str
-    order: Order | None = None
-    refunded: Decimal = ZERO
-    code: str | None = None  # for a refusal: the catalog error code that explains it
-
-
-def cancel(*, order: Order, reason: str, actor: str, correlation_id: str) -> RollbackOutcome:
-    """Undo an order as far as it went: refund if charged → release the stock → cancel.
-
-    Idempotent: an order already failed or cancelled is left as it is ("already"), after making
-    sure no captured money is still held for it. Refuses while the outcome of a payment is open.
-    """
-    message = f"Cancelled by {actor}: {reason}"[:300]
-    for _ in range(3):  # the order may move under us (e.g. a draft committed); look again
-        if order.status in FINAL_STATUSES:
-            closed = _close_for_good(order.pk)
-            if closed is not None:
-                closed_order, spent_now = closed
-                return _refund_leftovers(
-                    closed_order, correlation_id=correlation_id, closed_now=spent_now
-                )
-            # A retry of the commit reopened it since it was read: look again.
-        elif order.status == OrderStatus.PROCESSING:
-            return RollbackOutcome(
-                REFUSED,
-                "The checkout is running for this order right now (status processing). Wait until it "
-                "finishes (get_order shows it), then cancel if it completed.",
-                order,
-                code="ORDER_NOT_CANCELLABLE",
-            )
-        elif order.status == OrderStatus.PAYMENT_PENDING:
-            return RollbackOutcome(
-                REFUSED,
-                "The payment outcome is not known yet (status payment_pending). Reconciliation settles "
-                "it with the payment provider first; cancel once the order is completed.",
-                order,
-                code="ORDER_NOT_CANCELLABLE",
-            )
-        elif order.status == OrderStatus.DRAFT:
-            if release_draft_order(
-                order_id=order.pk,
-                reason=message,
-                correlation_id=correlation_id,
-                rollback_workflow=True,
-            ):
-                fresh = Order.objects.get(pk=order.pk)
-                return RollbackOutcome(
-                    ROLLED_BACK, "The draft order was cancelled and its stock released.", fresh
-                )
-        else:  # completed
-            try:
-                done = compensate(
-                    order_id=order.pk,
-                    failure_code="",
-                    failure_message=message,
-                    final_status=OrderStatus.CANCELLED,
-                    expected_statuses=(OrderStatus.COMPLETED,),
-                    correlation_id=correlation_id,
-                )
-            except RefundFailed as exc:
-                return _refund_refused(
-                    exc, order, consequence="Nothing was changed: the order is still completed."
-                )
-            if done.closed:
-                # What this cancellation refunded: part or all may have been refunded before it.
-                refunded = (
-                    f"Refunded {done.refunded} {order.currency},"
-                    if done.refunded
-                    else "The payment had already been refunded at the payment provider;"
-                )
-                return RollbackOutcome(
-                    ROLLED_BACK,
-                    f"{refunded} released the stock and cancelled the order.",
-                    done.order,
-                    done.refunded,
-                )
-        order = Order.objects.get(pk=order.pk)
-    return RollbackOutcome(
-        REFUSED,
-        "The order kept changing while it was being cancelled; try again.",
-        order,
-        code="ORDER_NOT_CANCELLABLE",
-    )
-
-
-def _close_for_good(order_id: object) -> tuple[Order, bool] | None:
-    """Lock a failed or cancelled order, re-check it is still closed and spend its confirmation
-    (a compare-and-swap), so no retry of the commit can reopen it; None if one already has.
-    The retry's claim needs `confirmation_used_at` empty, so after this the order stays closed
-    and refunding what it captured cannot race a charge that completes it.
-    Returns the order and whether this call spent the confirmation (ended a possible retry)."""
-    spent_now = False
-    with transaction.atomic():
-        order = Order.objects.select_for_update().get(pk=order_id)
-        if order.status not in FINAL_STATUSES:
-            return None
-        if order.confirmation_used_at is None:
-            used_at = timezone.now()
-            spent_now = bool(
-                Order.objects.filter(
-                    pk=order.pk, status__in=FINAL_STATUSES, confirmation_used_at__isnull=True
-                ).update(confirmation_used_at=used_at)
-            )
-            order.confirmation_used_at = used_at
-    return order, spent_now
-
-
-def _refund_leftovers(
-    order: Order, *, correlation_id: str, closed_now: bool = False
-) -> RollbackOutcome:
-    """A closed order keeps no money: refund a capture that came in after it was closed."""
-    try:
-        refunded = refund_payments(order=order, correlation_id=correlation_id)
-    except RefundFailed as exc:
-        return _refund_refused(
-            exc,
-            order,
-            consequence="The order is closed and can no longer be retried, but a leftover charge "
-            "was not refunded.",
-        )
-    closed_text = (
-        "closed for good: the person can no longer retry this order." if closed_now else ""
-    )
-    if refunded:
-        return RollbackOutcome(
-            ROLLED_BACK,
-            f"Refunded a leftover charge of {refunded} {order.currency}"
-            + (f"; {closed_text}" if closed_now else "."),
-            order,
-            refunded,
-        )
-    if closed_now:
-        return RollbackOutcome(
-            CLOSED,
-            f"The order was already {order.status} but could still be retried; now it is "
-            f"{closed_text}",
-            order,
-        )
-    return RollbackOutcome(ALREADY, f"The order is already {order.status}; nothing to do.", order)
-
-
-def _refund_refused(exc: RefundFailed, order: Order, *, consequence: str) -> RollbackOutcome:
-    """Why a refund failed, told apart: an unreachable service may answer a later try; a refusal
-    (4xx) will not change by trying again and needs a person to look at the payment."""
-    if exc.rejected:
-        return RollbackOutcome(
-            REFUSED,
-            f"The payment service refused the refund ({exc.code}). {consequence} Trying again will "
-            "not help: the payment needs to be checked by staff.",
-            order,
-            code="PAYMENT_REJECTED",
-        )
-    return RollbackOutcome(
-        REFUSED,
-        f"The refund could not be made because the payment service is unavailable. {consequence} "
-        "Try again later.",
-        order,
-        code="PAYMENT_PROVIDER_ERROR",
-    )
-
-
-def roll_back_order(*, order_id: object, reason: str, actor: str) -> RollbackOutcome:
-    """Staff rollback from the admin: the same compensation as cancel_order."""
-    order = Order.objects.filter(pk=order_id).first()
-    if order is None:
-        return RollbackOutcome(REFUSED, "There is no such order.", code="NOT_FOUND")
-    return cancel(order=order, reason=reason, actor=actor, correlation_id=uuid.uuid4().hex)

@@ -1,0 +1,412 @@
+"""Paying for a draft: claim → charge_card → complete, and recording what the provider said
+about a charge (right after charging, or after a lookup by recovery or a webhook).
+
+No database transaction is open while the provider is called: the claim commits first, and
+what the provider answered is recorded afterwards in transactions of its own.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Exists, F, OuterRef
+from django.utils import timezone
+
+from checkout import selectors
+from checkout.errors import RETRYABLE_FAILURES
+from checkout.models import (
+    Order,
+    OrderStatus,
+    Payment,
+    PaymentStatus,
+    Reservation,
+    ReservationStatus,
+    SagaStep,
+    SagaStepName,
+    SagaStepStatus,
+)
+from checkout.payments import gateway
+from checkout.payments.gateway import ChargeOutcome, ChargeResult
+from checkout.payments.provider import Charge, ProviderError
+from checkout.saga import compensation, step_log
+from checkout.saga.draft import hold_expiry, reserve_or_fail
+from checkout.saga.locks import lock_workflow
+from checkout.saga.outcome import SagaOutcome
+from checkout.saga.states import CAPTURED_PAYMENTS, DECLINE_CODES, IN_FLIGHT
+from gifts import workflow as flow
+from gifts.models import Step
+
+
+def provider_key(order: Order) -> str:
+    """The order's one provider idempotency key, reused by every run of its saga."""
+    return f"order-{order.pk}-charge"
+
+
+def do_commit_order(*, order: Order, correlation_id: str) -> SagaOutcome:
+    """Commit a draft (or rerun a retryably failed order): claim → charge_card → complete.
+
+    The caller has checked the confirmation token. When another call got the order first, or
+    the order is no longer the workflow's draft, the order is returned as it now is (no error)
+    and the caller reports its state.
+
+    Locks: call outside any transaction and holding no lock. The claim takes the workflow row
+    lock in a short transaction of its own and commits before the provider is called; nothing
+    is locked while the charge is at the provider.
+    """
+    if not claim_for_payment(order):
+        return SagaOutcome.now(order.pk)
+    if order.status == OrderStatus.FAILED:
+        order = Order.objects.get(pk=order.pk)
+        sold_out = reserve_or_fail(order=order, correlation_id=correlation_id)
+        if sold_out:
+            return sold_out
+    else:
+        order.status = OrderStatus.PROCESSING
+    return charge_card(order=order, correlation_id=correlation_id)
+
+
+def claim_for_payment(order: Order) -> bool:
+    """Move a draft (or a retryably failed order) to processing; False if it may not be paid now.
+
+    Takes the workflow row lock (select_for_update) in its own transaction, then moves the
+    order with a conditional UPDATE: the lock order everywhere in checkout. Only the workflow's
+    own draft may be claimed: do_prepare_order and a step back hold the same lock while they
+    replace or release it.
+    """
+    with transaction.atomic():
+        workflow = lock_workflow(order.workflow_id, with_order=True)
+        draft_id = (
+            selectors.workflow_order_id(workflow=workflow) if workflow is not None else order.pk
+        )
+        if order.status == OrderStatus.FAILED:
+            # A failed checkout left the workflow without a draft; a newer draft replaces it.
+            if draft_id not in (None, order.pk):
+                return False
+            return bool(
+                Order.objects.filter(
+                    pk=order.pk,
+                    status=OrderStatus.FAILED,
+                    failure_code__in=RETRYABLE_FAILURES,
+                    confirmation_used_at__isnull=True,
+                )
+                # A capture that came in after all and was refunded spent the order's provider
+                # key: asking again under it would find that (refunded) charge, so no rerun.
+                .exclude(
+                    Exists(
+                        Payment.objects.filter(
+                            order=OuterRef("pk"),
+                            status__in=CAPTURED_PAYMENTS,
+                        )
+                    )
+                )
+                .update(
+                    status=OrderStatus.PROCESSING,
+                    saga_attempt=F("saga_attempt") + 1,
+                    failure_code="",
+                    failure_message="",
+                )
+            )
+        if draft_id != order.pk:
+            return False
+        return bool(
+            Order.objects.filter(
+                pk=order.pk,
+                status=OrderStatus.DRAFT,
+                expires_at__gt=timezone.now(),
+                confirmation_used_at__isnull=True,
+            ).update(status=OrderStatus.PROCESSING)
+        )
+
+
+def charge_card(*, order: Order, correlation_id: str) -> SagaOutcome:
+    key = provider_key(order)
+    with transaction.atomic():
+        # Only the caller that moved the order to processing gets here. A rerun takes the
+        # order's Payment row back from its retryable failure (do_commit_order made sure nothing
+        # was captured under the key).
+        reused = order.saga_attempt > 1 and Payment.objects.filter(
+            order=order, provider_idempotency_key=key
+        ).update(status=PaymentStatus.PENDING, attempt=order.saga_attempt, error_code="")
+        if reused:
+            payment = Payment.objects.get(order=order, provider_idempotency_key=key)
+        else:
+            payment = Payment.objects.create(
+                order=order,
+                provider_idempotency_key=key,
+                amount=order.amount,
+                currency=order.currency,
+                attempt=order.saga_attempt,
+                status=PaymentStatus.PENDING,
+            )
+        row = step_log.record_step(
+            order, SagaStepName.CHARGE_CARD, SagaStepStatus.STARTED, correlation_id=correlation_id
+        )
+    step_log.checkpoint(order.pk, SagaStepName.CHARGE_CARD, SagaStepStatus.STARTED)
+
+    def record_charge_id(charge_id: str) -> None:
+        # Committed before the provider attempts the charge: later lookups ask by this id.
+        Payment.objects.filter(pk=payment.pk).update(provider_charge_id=charge_id)
+
+    # Outside any transaction: the provider is an external system and may take seconds.
+    try:
+        outcome = gateway.charge(
+            amount=order.amount,
+            currency=order.currency,
+            payment_method_id=order.payment_method_id,
+            idempotency_key=key,
+            order_id=str(order.pk),
+            workflow_id=str(order.workflow_id or ""),
+            correlation_id=correlation_id,
+            attempt=order.saga_attempt,
+            charge_id=payment.provider_charge_id,
+            on_created=record_charge_id,
+        )
+    except ProviderError:
+        # The provider refused the request itself (4xx): nothing was charged, and sending the
+        # same request again cannot help, so this failure is not retryable.
+        outcome = ChargeOutcome(ChargeResult.REJECTED, None, None, 1)
+    step_log.checkpoint(order.pk, SagaStepName.CHARGE_CARD, "provider_answered")
+    return apply_charge_outcome(
+        order=order, payment=payment, outcome=outcome, step=row, correlation_id=correlation_id
+    )
+
+
+def failure_code_for(outcome: ChargeOutcome) -> str:
+    if outcome.result == ChargeResult.DECLINED:
+        return outcome.decline_code if outcome.decline_code in DECLINE_CODES else "CARD_DECLINED"
+    if outcome.result == ChargeResult.NOT_CHARGED_TIMEOUT:
+        return "PAYMENT_TIMEOUT"
+    if outcome.result == ChargeResult.REJECTED:
+        return "PAYMENT_REJECTED"
+    return "PAYMENT_PROVIDER_ERROR"
+
+
+def apply_charge_outcome(
+    *,
+    order: Order,
+    payment: Payment,
+    outcome: ChargeOutcome,
+    step: SagaStep | None,
+    correlation_id: str,
+) -> SagaOutcome:
+    """Record what the provider said about a charge and move the order on.
+
+    Used by the saga right after charging (`step` = its charge_card row) and by recovery,
+    reconciliation and the webhooks after a lookup (`step` None: a reconcile step is written
+    when it decides). Call outside any transaction: settling may refund at the provider. A
+    caller other than the saga holds the order's lease (checkout.saga.lease), so two settlers
+    never act on the same answer.
+    """
+    result, charge = outcome.result, outcome.charge
+    charge_id = charge.id if charge else ""
+    if result in (ChargeResult.PENDING, ChargeResult.UNKNOWN):
+        payment_status = (
+            PaymentStatus.PENDING if result == ChargeResult.PENDING else PaymentStatus.UNKNOWN
+        )
+        detail = (
+            "The provider holds the payment as pending."
+            if result == ChargeResult.PENDING
+            else "The provider could not be reached; the outcome is unknown until reconciliation asks again."
+        )
+        with transaction.atomic():
+            _record_payment(payment, payment_status, charge_id=charge_id)
+            moved = Order.objects.filter(pk=order.pk, status=OrderStatus.PROCESSING).update(
+                status=OrderStatus.PAYMENT_PENDING
+            )
+            # The person is charged or about to be: keep their stock while we wait.
+            Reservation.objects.filter(order=order, status=ReservationStatus.HELD).update(
+                expires_at=hold_expiry()
+            )
+            if step is not None or moved:  # a lookup that changed nothing writes no step
+                _finish_charge_step(
+                    step=step,
+                    order=order,
+                    payment=payment,
+                    status=SagaStepStatus.PENDING,
+                    correlation_id=correlation_id,
+                    detail=detail,
+                )
+        step_log.checkpoint(order.pk, SagaStepName.CHARGE_CARD, SagaStepStatus.PENDING)
+        return SagaOutcome.now(order.pk)
+
+    if result == ChargeResult.SUCCEEDED and charge is not None and charge.refunded_amount > 0:
+        return _refunded_before_completion(
+            order=order, payment=payment, charge=charge, step=step, correlation_id=correlation_id
+        )
+
+    if result == ChargeResult.SUCCEEDED:
+        with transaction.atomic():
+            _record_payment(payment, PaymentStatus.SUCCEEDED, charge_id=charge_id)
+            _finish_charge_step(
+                step=step,
+                order=order,
+                payment=payment,
+                status=SagaStepStatus.SUCCEEDED,
+                correlation_id=correlation_id,
+                reconcile_detail="The provider confirmed the charge.",
+            )
+        step_log.checkpoint(order.pk, SagaStepName.CHARGE_CARD, SagaStepStatus.SUCCEEDED)
+        return complete(order=order, correlation_id=correlation_id)
+
+    code = failure_code_for(outcome)
+    with transaction.atomic():
+        _record_payment(payment, PaymentStatus.FAILED, charge_id=charge_id, error_code=code)
+        _finish_charge_step(
+            step=step,
+            order=order,
+            payment=payment,
+            status=SagaStepStatus.FAILED,
+            correlation_id=correlation_id,
+            error_code=code,
+            reconcile_detail="The provider says nothing was charged.",
+        )
+    step_log.checkpoint(order.pk, SagaStepName.CHARGE_CARD, SagaStepStatus.FAILED)
+    return compensation.fail_order(
+        order_id=order.pk, failure_code=code, correlation_id=correlation_id
+    )
+
+
+def _finish_charge_step(
+    *,
+    step: SagaStep | None,
+    order: Order,
+    payment: Payment,
+    status: str,
+    correlation_id: str,
+    detail: str = "",
+    error_code: str = "",
+    reconcile_detail: str | None = None,
+) -> None:
+    """Record what the provider said: the charge step the saga started is finished, or, for a
+    lookup (recovery, reconciliation, a webhook: `step` None), a reconcile step is written."""
+    if step is not None:
+        step_log.finish_step(
+            step, order, status, correlation_id=correlation_id, error_code=error_code, detail=detail
+        )
+    else:
+        step_log.record_step(
+            order,
+            SagaStepName.RECONCILE,
+            status,
+            correlation_id=correlation_id,
+            attempt=payment.attempt,
+            error_code=error_code,
+            detail=reconcile_detail if reconcile_detail is not None else detail,
+        )
+
+
+REFUNDED_AT_PROVIDER = (
+    "The payment was refunded at the payment provider before the order was completed; "
+    "the order was cancelled."
+)
+
+
+def _refunded_before_completion(
+    *, order: Order, payment: Payment, charge: Charge, step: SagaStep | None, correlation_id: str
+) -> SagaOutcome:
+    """The provider captured, but (part of) the money went back before we settled the order,
+    e.g. a refund in the provider's dashboard while the order was payment_pending. The order
+    must not complete (goods would ship for money we no longer hold): record the refund, then
+    compensate as for any failure: refund what the provider still holds, release the stock,
+    close the order. An order closed meanwhile is left closed (only the money is settled)."""
+    refunded = min(charge.refunded_amount, payment.amount)
+    in_full = refunded >= payment.amount
+    detail = f"Captured, then {refunded} {payment.currency} refunded at the provider."
+    with transaction.atomic():
+        Payment.objects.filter(
+            pk=payment.pk, status__in=_REPLACEABLE[PaymentStatus.SUCCEEDED]
+        ).update(
+            status=PaymentStatus.REFUNDED if in_full else PaymentStatus.SUCCEEDED,
+            refunded_amount=refunded,
+            provider_charge_id=charge.id,
+            error_code="",
+        )
+        _finish_charge_step(
+            step=step,
+            order=order,
+            payment=payment,
+            status=SagaStepStatus.SUCCEEDED,
+            correlation_id=correlation_id,
+            detail=detail,
+        )
+    compensation.compensate(
+        order_id=order.pk,
+        failure_code="",
+        failure_message=REFUNDED_AT_PROVIDER,
+        final_status=OrderStatus.CANCELLED,
+        expected_statuses=IN_FLIGHT,
+        correlation_id=correlation_id,
+    )
+    return SagaOutcome.now(order.pk)
+
+
+# Which recorded states an answer may replace. The provider saying it captured (or holds) the
+# money is a fact and overrides our "not charged" inference (recovery may have decided that
+# while a slow charge was still in flight); "unknown" and "not charged" never override a fact.
+_REPLACEABLE = {
+    PaymentStatus.SUCCEEDED: [PaymentStatus.PENDING, PaymentStatus.UNKNOWN, PaymentStatus.FAILED],
+    PaymentStatus.PENDING: [PaymentStatus.PENDING, PaymentStatus.UNKNOWN, PaymentStatus.FAILED],
+    PaymentStatus.UNKNOWN: [PaymentStatus.PENDING, PaymentStatus.UNKNOWN],
+    PaymentStatus.FAILED: [PaymentStatus.PENDING, PaymentStatus.UNKNOWN],
+}
+
+
+def _record_payment(payment: Payment, status: str, *, charge_id: str, error_code: str = "") -> None:
+    fields: dict = {"status": status, "error_code": error_code}
+    if charge_id:
+        fields["provider_charge_id"] = charge_id
+    Payment.objects.filter(pk=payment.pk, status__in=_REPLACEABLE[status]).update(**fields)
+
+
+def complete(*, order: Order, correlation_id: str) -> SagaOutcome:
+    """Payment captured: confirm the stock, complete the order and the workflow (one transaction
+    holding the workflow row lock; call outside any transaction).
+
+    If the order was compensated meanwhile (a recovery sweep decided it had died), the charge
+    that just came in is refunded, after that transaction: money is never kept for an order that
+    is not completed.
+    """
+    started = timezone.now()
+    with transaction.atomic():
+        workflow = lock_workflow(order.workflow_id)
+        done = Order.objects.filter(pk=order.pk, status__in=IN_FLIGHT).update(
+            status=OrderStatus.COMPLETED,
+            confirmation_used_at=timezone.now(),
+            failure_code="",
+            failure_message="",
+        )
+        if done:
+            Reservation.objects.filter(order=order, status=ReservationStatus.HELD).update(
+                status=ReservationStatus.CONFIRMED
+            )
+            if workflow is not None and flow.can_move(workflow.current_step, Step.COMPLETED):
+                flow.move(workflow, Step.COMPLETED)
+                workflow.save(update_fields=["current_step", "visited_steps", "updated_at"])
+        step_log.record_step(
+            order,
+            SagaStepName.COMPLETE,
+            SagaStepStatus.SUCCEEDED if done else SagaStepStatus.FAILED,
+            correlation_id=correlation_id,
+            started_at=started,
+            detail=""
+            if done
+            else "The order had already been closed; a capture it does not need is refunded.",
+        )
+    step_log.checkpoint(
+        order.pk, SagaStepName.COMPLETE, SagaStepStatus.SUCCEEDED if done else SagaStepStatus.FAILED
+    )
+    if done:
+        order.status = OrderStatus.COMPLETED
+        return SagaOutcome(order)
+    current = Order.objects.get(pk=order.pk)
+    if current.status == OrderStatus.COMPLETED:
+        # Completed meanwhile (a sweep or another process got there first) with this very
+        # capture: the order has one provider key, so there is no second one to give back.
+        return SagaOutcome(current)
+    compensation.compensate(
+        order_id=order.pk,
+        failure_code=current.failure_code,
+        final_status=current.status,
+        correlation_id=correlation_id,
+        expected_statuses=(),  # already closed: refund the late capture, close nothing
+    )
+    return SagaOutcome.now(order.pk)
