@@ -16,7 +16,9 @@ from checkout.sweeps import DEFAULT_OLDER_THAN_SECONDS, run_sweeps
 class Command(BaseCommand):
     help = (
         "Expire stale draft orders, recover stuck checkout sagas, reconcile pending payments with the "
-        "payment provider and purge expired idempotency keys. One pass, or one every --loop seconds."
+        "payment provider, retry provider webhook events that failed to apply (parking those out of "
+        "tries), and purge expired idempotency keys and expired QA preview tokens. One pass, or one "
+        "every --loop seconds."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
