@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import OuterRef, Prefetch, Subquery
+from django.db.models import F, OuterRef, Prefetch, Subquery
 
 from checkout.models import Order, OrderLine, Payment
 from checkout.payments.methods import payment_method
@@ -133,3 +133,23 @@ def order_detail(order: Order) -> dict:
             for s in order.saga_steps.all()
         ],
     }
+
+
+def last_shipping(*, workflow_id: uuid.UUID) -> dict | None:
+    """The address last entered in this workflow: its newest order's (the current draft's, or
+    the one a declined card or Back left behind), or None before any order."""
+    shipping = (
+        Order.objects.filter(workflow_id=workflow_id, owner=F("workflow__owner"))
+        .exclude(shipping={})
+        .order_by("-created_at")
+        .values_list("shipping", flat=True)
+        .first()
+    )
+    return shipping if isinstance(shipping, dict) else None
+
+
+def first_line(*, order_id: uuid.UUID) -> OrderLine | None:
+    """An order's first line, with its product."""
+    return (
+        OrderLine.objects.select_related("product").filter(order_id=order_id).order_by("id").first()
+    )

@@ -10,8 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from django.db.models import F
-
+from checkout import selectors as checkout_selectors
 from gifts import catalog
 from gifts.catalog import CatalogItem
 from gifts.models import WorkflowContext
@@ -68,33 +67,22 @@ SHIPPING_FIELDS = ("name", "line1", "city", "postal_code", "country")
 
 
 def last_shipping(*, workflow_id: Any) -> dict[str, str] | None:
-    """The address the person last entered in this workflow: its newest order's (the current
-    draft's, or the one a declined card or Back left behind), or None before any order."""
-    from checkout.models import Order
-
+    """The address the person last entered in this workflow, as the checkout form's fields."""
     try:
         key = UUID(str(workflow_id))
     except ValueError:
         return None
-    shipping = (
-        Order.objects.filter(workflow_id=key, owner=F("workflow__owner"))
-        .exclude(shipping={})
-        .order_by("-created_at")
-        .values_list("shipping", flat=True)
-        .first()
-    )
-    if not isinstance(shipping, dict):
+    shipping = checkout_selectors.last_shipping(workflow_id=key)
+    if shipping is None:
         return None
     return {k: str(shipping.get(k) or "") for k in SHIPPING_FIELDS}
 
 
 def order_gift(order_id: Any) -> dict[str, Any] | None:
     """The first line of an order as a product card (its name as ordered), or None."""
-    from checkout.models import OrderLine
-
     try:
         key = UUID(str(order_id))
     except ValueError:
         return None
-    line = OrderLine.objects.select_related("product").filter(order_id=key).order_by("id").first()
+    line = checkout_selectors.first_line(order_id=key)
     return {**product_card(catalog.item_of(line.product)), "name": line.name} if line else None
