@@ -14,7 +14,8 @@ from uuid import UUID
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from gifts.schemas import StepId, WorkflowId
-from tool_runtime.schemas import PRINTABLE, ToolOutput
+from tool_runtime.schemas import ToolOutput
+from tool_runtime.text import PrintableText
 
 # ISO 3166-1 alpha-2: every officially assigned code (249).
 COUNTRY_CODES = (
@@ -104,21 +105,19 @@ class GetPaymentMethodsOutput(ToolOutput):
 
 class Shipping(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
-    name: str = Field(
+    name: PrintableText = Field(
         min_length=1,
         max_length=100,
-        pattern=PRINTABLE,
         description="Recipient's full name.",
         examples=["Ada Lovelace"],
     )
-    line1: str = Field(
+    line1: PrintableText = Field(
         min_length=1,
         max_length=200,
-        pattern=PRINTABLE,
         description="Street and number.",
         examples=["12 Market Street"],
     )
-    city: str = Field(min_length=1, max_length=100, pattern=PRINTABLE, examples=["Springfield"])
+    city: PrintableText = Field(min_length=1, max_length=100, examples=["Springfield"])
     postal_code: str = Field(
         min_length=2, max_length=16, pattern=r"^[A-Za-z0-9 -]+$", examples=["62701"]
     )
@@ -243,8 +242,8 @@ class CancelOrderInput(CheckoutInput):
         },
     )
     order_id: UUID = Field(description="The order to cancel.")
-    reason: str = Field(
-        min_length=3, max_length=300, pattern=PRINTABLE, description="Why, in the person's words."
+    reason: PrintableText = Field(
+        min_length=3, max_length=300, description="Why, in the person's words."
     )
     idempotency_key: str | None = IdempotencyKeyField
 

@@ -10,7 +10,8 @@ from django.conf import settings
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from tool_runtime.errors import ToolError
-from tool_runtime.schemas import PRINTABLE, Integer, ToolInput, ToolOutput, not_true_or_false
+from tool_runtime.schemas import Integer, ToolInput, ToolOutput, not_true_or_false
+from tool_runtime.text import PrintableText
 
 CATEGORIES = (
     "art_supplies", "beauty", "books", "electronics", "fashion", "food", "games", "garden",
@@ -116,7 +117,7 @@ class SuggestGiftsInput(ToolInput):
     )
     workflow_id: UUID = WorkflowId
     relationship: Relationship = Field(description="Who the gift is for.")
-    interests: list[Annotated[str, Field(max_length=40, pattern=PRINTABLE)]] = Field(
+    interests: list[Annotated[PrintableText, Field(max_length=40)]] = Field(
         min_length=1,
         max_length=10,
         description="The recipient's interests, e.g. ['cooking', 'hiking'].",
@@ -182,10 +183,9 @@ class SearchProductsInput(ToolInput):
             ]
         },
     )
-    query: str = Field(
+    query: PrintableText = Field(
         min_length=2,
         max_length=200,
-        pattern=PRINTABLE,
         description="Words to look for, e.g. 'coffee grinder'.",
     )
     category: Category | None = Field(default=None, description="Only this catalog category.")

@@ -1,5 +1,5 @@
-"""What every tool's input and output schema shares: unknown fields refused, integers that are
-never booleans, and the printable-text pattern for free text."""
+"""What every tool's input and output schema shares: unknown fields refused, and integers that
+are never booleans. Free text follows tool_runtime.text."""
 
 from __future__ import annotations
 
@@ -17,8 +17,6 @@ def not_true_or_false(value: object) -> object:
 
 
 Integer = Annotated[int, BeforeValidator(not_true_or_false)]
-# Free text that is stored or searched: printable only (PostgreSQL refuses NUL in text and jsonb).
-PRINTABLE = r"^[^\x00-\x1f\x7f]+$"
 
 
 class ToolInput(BaseModel):

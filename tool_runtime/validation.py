@@ -17,6 +17,7 @@ from django.http import HttpRequest
 from pydantic import BaseModel, ValidationError
 
 from tool_runtime.errors import ToolError
+from tool_runtime.text import PRINTABLE, describe_refused
 
 
 def json_arguments(request: HttpRequest) -> Any:
@@ -142,9 +143,9 @@ def reshape(model: type[BaseModel], exc: ValidationError) -> ToolError:
     if first["type"] == "missing":
         message = f"Field '{field}' is required: {expected}."
     else:
-        # pydantic's own text lists every allowed value too: ~3 KB for a country code.
-        why = "not an allowed value" if _too_many_to_list(allowed) else first["msg"]
-        message = f"Field '{field}' is invalid ({why}); expected {expected}."
+        message = (
+            f"Field '{field}' is invalid ({_why(first, schema, allowed)}); expected {expected}."
+        )
     return ToolError(
         "VALIDATION_ERROR",
         message,
@@ -154,6 +155,18 @@ def reshape(model: type[BaseModel], exc: ValidationError) -> ToolError:
         example=_field_example(model, path, schema),
         details=details,
     )
+
+
+def _why(error: dict[str, Any], schema: dict[str, Any] | None, allowed: list[Any] | None) -> str:
+    """What is wrong with the value, in words the caller can act on."""
+    if _too_many_to_list(allowed):
+        return "not an allowed value"  # pydantic's own text lists every value: ~3 KB for a country
+    value = error.get("input")
+    if schema and schema.get("pattern") == PRINTABLE and isinstance(value, str):
+        refused = describe_refused(value)
+        if refused:
+            return f"{refused} is not allowed in text"
+    return error["msg"]
 
 
 def _allowed_values(schema: dict[str, Any] | None) -> list[Any] | None:
@@ -210,7 +223,9 @@ def describe(schema: dict[str, Any]) -> str:
         parts.append(
             f"{schema.get('minItems', 0)} to {schema.get('maxItems', 'any number of')} items"
         )
-    if "pattern" in schema:
+    if schema.get("pattern") == PRINTABLE:
+        parts.append("of printable text (no control or bidirectional-control characters)")
+    elif "pattern" in schema:
         parts.append(f"matching {schema['pattern']}")
     if schema.get("description"):
         parts.append(f"({schema['description']})")
