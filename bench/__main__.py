@@ -89,10 +89,16 @@ def prepare_database(env: dict[str, str], *, root: Path = ROOT) -> str:
     ):
         subprocess.run(manage + args, cwd=root, env=env, check=True, stdout=subprocess.DEVNULL)
     script = (
-        "import django; django.setup();"
-        "from gifts.models import Product; Product.objects.filter(active=True).update(stock=1000000);"
+        # Written to run in any tree a comparison names: before the apps were split, the
+        # catalog and the tokens lived in the project package.
+        "import django, importlib; django.setup();"
+        "from django.apps import apps;"
+        "Product = next(m for m in apps.get_models() if m.__name__ == 'Product');"
+        "Product.objects.filter(active=True).update(stock=1000000);"
         "from django.contrib.auth import get_user_model;"
-        "from tool_runtime.principals import issue_api_token;"
+        "found = importlib.util.find_spec('tool_runtime');"
+        "issue_api_token = importlib.import_module("
+        "'tool_runtime.principals' if found else 'giftgenius.principals').issue_api_token;"
         "u,_=get_user_model().objects.get_or_create(username='bench');"
         # The catalog's statistics, as autovacuum gathers them soon after a bulk load on a
         # server where it is on (this machine's PostgreSQL runs with it off). Only the catalog:
