@@ -8,13 +8,12 @@ import os
 import subprocess
 import sys
 import uuid
-from pathlib import Path
 
 import psycopg
 import pytest
 from django.db import connection
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests import REPO_ROOT
 
 
 @pytest.mark.postgres(reason="both database aliases on one PostgreSQL database")
@@ -36,7 +35,7 @@ def test_readme_migrate_commands_create_the_ledger_tables_on_one_postgres_databa
         ):
             subprocess.run(
                 [sys.executable, "manage.py", *args],
-                cwd=ROOT,
+                cwd=REPO_ROOT,
                 env=env,
                 check=True,
                 capture_output=True,

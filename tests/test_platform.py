@@ -8,7 +8,6 @@ import subprocess
 import sys
 import uuid
 from io import StringIO
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -16,14 +15,13 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from tests import REPO_ROOT
 from tests.conftest import ToolClient
 from tests.fixtures import BRIEF, start, suggest
 from tool_runtime import call_log
 from tool_runtime.models import ApiToken, ToolCallLog
 from tool_runtime.observability import correlation_id_from
 from tool_runtime.principals import user_for_token
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_create_api_token_prints_only_the_token_and_stores_its_digest(user):
@@ -238,7 +236,7 @@ def test_production_settings_pass_check_deploy():
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # set by the browser tests for their own process
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT,
+        cwd=REPO_ROOT,
         env=env,
         capture_output=True,
         text=True,
@@ -252,7 +250,7 @@ def test_production_settings_require_a_secret_key():
     env.pop("SECRET_KEY", None)
     result = subprocess.run(
         [sys.executable, "manage.py", "check"],
-        cwd=ROOT,
+        cwd=REPO_ROOT,
         env=env,
         capture_output=True,
         text=True,
@@ -295,7 +293,7 @@ def test_the_served_app_freezes_what_it_built_at_start_out_of_the_collector(tmp_
     env["SQLITE_PATH"] = str(tmp_path / "freeze.sqlite3")  # importing opens no database
     result = subprocess.run(
         [sys.executable, "-c", script],
-        cwd=ROOT,
+        cwd=REPO_ROOT,
         env=env,
         capture_output=True,
         text=True,

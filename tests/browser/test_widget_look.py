@@ -15,11 +15,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.browser.conftest import BROWSER_DB, REPO, log_in, serious_axe_violations
+from tests import REPO_ROOT
+from tests.browser.conftest import BROWSER_DB, log_in, serious_axe_violations
 
 pytestmark = [pytest.mark.browser, BROWSER_DB]
 
-SCREENSHOTS = REPO / "var" / "screenshots" / "issue13"
+SCREENSHOTS = REPO_ROOT / "var" / "screenshots" / "issue13"
 WIDTHS = [380, 720, 1280]
 LOCALES = ["en", "pl", "zh-Hans"]
 PRICES = {"en": r"^\$\d+\.\d\d$", "pl": r"^\d+,\d\d\sUSD$", "zh-Hans": r"^US\$\d+\.\d\d$"}

@@ -253,7 +253,7 @@ class FlakyProvider(SimulatedProvider):
 
 @pytest.fixture
 def flaky(settings):
-    settings.PAYMENT_PROVIDER = "tests.test_payments.FlakyProvider"
+    settings.PAYMENT_PROVIDER = "tests.checkout.payments.test_gateway.FlakyProvider"
     FlakyProvider.calls = []
     FlakyProvider.error = ProviderUnavailable
     FlakyProvider.pause = 0.0
@@ -634,5 +634,5 @@ def test_card_declined_carries_the_code_and_the_recorded_charge():
 
 def test_get_provider_follows_the_setting(settings):
     assert isinstance(get_provider(), SimulatedProvider)
-    settings.PAYMENT_PROVIDER = "tests.test_payments.FlakyProvider"
+    settings.PAYMENT_PROVIDER = "tests.checkout.payments.test_gateway.FlakyProvider"
     assert isinstance(get_provider(), FlakyProvider)

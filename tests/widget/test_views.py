@@ -9,7 +9,6 @@ import subprocess
 import uuid
 from datetime import timedelta
 from html import unescape
-from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -18,6 +17,7 @@ from django.utils import timezone
 
 from checkout.models import Order, Payment
 from gifts.models import WorkflowContext
+from tests import REPO_ROOT
 from tool_runtime.models import ApiToken
 from tool_runtime.principals import user_for_token
 from widget.views import PREVIEW_TOKEN_SESSION_KEY
@@ -454,7 +454,7 @@ def test_make_run_derives_the_public_origin_from_host_and_port():
     def announced(**env: str) -> str:
         done = subprocess.run(
             ["make", "-n", "run", *(f"{k}={v}" for k, v in env.items())],
-            cwd=Path(__file__).resolve().parent.parent,
+            cwd=REPO_ROOT,
             env={k: v for k, v in os.environ.items() if k != "PUBLIC_ORIGIN"},
             capture_output=True,
             text=True,

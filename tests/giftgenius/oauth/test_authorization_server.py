@@ -15,7 +15,6 @@ import subprocess
 import sys
 import uuid
 from datetime import timedelta
-from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import httpx2
@@ -26,6 +25,7 @@ from oauth2_provider.models import AccessToken, Grant
 
 from checkout.models import SimulatedCharge
 from gifts.models import WorkflowContext
+from tests import REPO_ROOT
 from tests.fixtures import BRIEF, workflow_with_gift
 from tests.live_server import McpTestClient
 from tool_runtime.models import ToolCallLog
@@ -36,7 +36,6 @@ pytestmark = [
     pytest.mark.usefixtures("demo_catalog"),
 ]
 
-ROOT = Path(__file__).resolve().parents[1]
 CALLBACK = "http://127.0.0.1:5599/oauth/callback"
 VERIFIER = "a-correct-pkce-verifier-" + "x" * 40
 ALL_SCOPES = "gifts:read gifts:write orders:write"
@@ -559,7 +558,7 @@ def test_production_refuses_to_start_with_the_trusted_subject_on():
     }
     result = subprocess.run(
         [sys.executable, "manage.py", "check"],
-        cwd=ROOT,
+        cwd=REPO_ROOT,
         env=env,
         capture_output=True,
         text=True,

@@ -33,6 +33,7 @@ from checkout.selectors import workflow_order_id
 from checkout.sweeps import run_sweeps
 from giftgenius.operations.metrics import saga_step_counts
 from gifts.models import Product, WorkflowContext
+from tests.concurrency import in_threads
 from tests.conftest import ToolClient
 from tests.fixtures import (
     BOTH_DATABASES,
@@ -68,30 +69,6 @@ def provider(request) -> str | None:
 def provider_charges(order_id) -> list:
     """The order's charges as the configured provider's own books hold them."""
     return get_provider().charges_for_order(order_id=str(order_id))
-
-
-def in_threads(count: int, work) -> list:
-    """Run work(i) in `count` threads released at the same instant; each closes its connections."""
-    barrier = threading.Barrier(count)
-    results: list = [None] * count
-
-    def worker(i: int) -> None:
-        try:
-            barrier.wait(timeout=30)
-            results[i] = work(i)
-        except BaseException as exc:
-            results[i] = exc
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads)
-    assert not any(isinstance(result, BaseException) for result in results), results
-    return results
 
 
 def test_twenty_simultaneous_commits_with_one_key_charge_once(user, api, provider):

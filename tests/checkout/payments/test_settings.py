@@ -5,14 +5,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from checkout.payments import config
+from tests import REPO_ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 PRODUCTION = {
     "DJANGO_SETTINGS_MODULE": "giftgenius.settings.production",
     "SECRET_KEY": "k" * 30 + "-Production-Secret-Key-With-Entropy-9f3b1c",
@@ -34,7 +33,7 @@ def _check(extra: dict) -> subprocess.CompletedProcess:
             env.pop(name, None)
     return subprocess.run(
         [sys.executable, "manage.py", "check"],
-        cwd=ROOT,
+        cwd=REPO_ROOT,
         env=env,
         capture_output=True,
         text=True,

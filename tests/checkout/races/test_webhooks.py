@@ -11,9 +11,9 @@ from django.utils import timezone
 
 from checkout import webhooks
 from checkout.models import OrderStatus, SagaStep, WebhookEvent, WebhookEventStatus
+from tests.checkout.test_webhooks import event, pending_order, send, settle_at_provider
+from tests.concurrency import in_threads
 from tests.fixtures import BOTH_DATABASES, assert_books_balance, order_of
-from tests.test_concurrency import in_threads
-from tests.test_webhooks import event, pending_order, send, settle_at_provider
 
 pytestmark = [
     pytest.mark.postgres,
@@ -23,7 +23,7 @@ pytestmark = [
 
 @pytest.fixture(autouse=True)
 def webhook_secret(settings):
-    from tests.test_webhooks import SECRET
+    from tests.checkout.test_webhooks import SECRET
 
     settings.STRIPE_WEBHOOK_SECRET = SECRET
 

@@ -5,16 +5,16 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests import REPO_ROOT
+
 A_BROWSER_TEST = "tests/browser/test_pages_csp.py"
 
 
 def run_pytest(**env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "pytest", A_BROWSER_TEST, "-q", "-p", "no:cacheprovider"],
-        cwd=ROOT,
+        cwd=REPO_ROOT,
         env={**os.environ, **env},
         capture_output=True,
         text=True,
@@ -25,7 +25,7 @@ def run_pytest(**env: str) -> subprocess.CompletedProcess[str]:
 def test_without_chromium_and_root_the_provisioner_stops_with_one_line_naming_the_package():
     done = subprocess.run(
         ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "bin/provision-chromium"],
-        cwd=ROOT,
+        cwd=REPO_ROOT,
         env={**os.environ, "CHROMIUM": "/nonexistent/chromium"},
         capture_output=True,
         text=True,
@@ -40,7 +40,7 @@ def test_without_chromium_and_root_the_provisioner_stops_with_one_line_naming_th
 def test_present_chromium_needs_nothing():
     done = subprocess.run(
         ["bin/provision-chromium"],
-        cwd=ROOT,
+        cwd=REPO_ROOT,
         capture_output=True,
         text=True,
         timeout=30,

@@ -8,7 +8,6 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
@@ -20,8 +19,9 @@ from django.utils import translation
 from giftgenius.transports.mcp import widget_resource_meta
 from gifts.demo_catalog import CATEGORY_CODES, demo_products, picture_path
 from gifts.models import WorkflowContext
+from tests import REPO_ROOT
 from tests.fixtures import BOTH_DATABASES, paid_order, start, suggest
-from tests.test_widget_fragments import GIFT, WORKFLOW, ok, visible_text
+from tests.widget.test_fragments import GIFT, WORKFLOW, ok, visible_text
 from tool_runtime.outcome import ToolOutcome
 from widget.formatting import money, short_description
 from widget.rendering import render_fragment
@@ -29,7 +29,6 @@ from widget.shell import gzipped_size, render_widget_shell
 
 # Views look up workflows and orders, so rendering needs the database.
 pytestmark = pytest.mark.django_db
-ROOT = Path(__file__).resolve().parent.parent
 PICTURE = {
     **GIFT,
     "image": "/static/widget/products/kitchen.v1.svg",
@@ -187,7 +186,7 @@ def test_every_demo_product_points_at_a_small_shipped_svg():
     paths = {p["image"] for p in products}
     assert paths == {picture_path(c) for c in CATEGORY_CODES}
     for path in paths:
-        file = ROOT / "static" / path
+        file = REPO_ROOT / "static" / path
         assert file.stat().st_size <= 8 * 1024
         svg = ElementTree.parse(file).getroot()  # noqa: S314 - our own committed file
         assert svg.tag == "{http://www.w3.org/2000/svg}svg"
@@ -196,9 +195,9 @@ def test_every_demo_product_points_at_a_small_shipped_svg():
 
 
 def test_the_picture_script_reproduces_the_committed_files(tmp_path):
-    before = {p: (ROOT / "static" / p).read_bytes() for p in map(picture_path, CATEGORY_CODES)}
-    subprocess.run([sys.executable, str(ROOT / "bin" / "make_demo_pictures.py")], check=True)
-    assert {p: (ROOT / "static" / p).read_bytes() for p in before} == before
+    before = {p: (REPO_ROOT / "static" / p).read_bytes() for p in map(picture_path, CATEGORY_CODES)}
+    subprocess.run([sys.executable, str(REPO_ROOT / "bin" / "make_demo_pictures.py")], check=True)
+    assert {p: (REPO_ROOT / "static" / p).read_bytes() for p in before} == before
 
 
 def test_demo_pictures_are_cached_for_a_year_and_other_static_files_are_not():
@@ -258,7 +257,7 @@ def test_image_origins_join_the_page_csp_and_the_widget_resource_domains():
         "WIDGET_IMAGE_ORIGINS": "https://img.shop.example, https://cdn.shop.example",
     }
     out = subprocess.run(
-        [sys.executable, "-c", script], env=env, cwd=ROOT, capture_output=True, check=True
+        [sys.executable, "-c", script], env=env, cwd=REPO_ROOT, capture_output=True, check=True
     )
     img_src, resource_domains, openai_domains = json.loads(out.stdout)
     assert img_src == ["'self'", "data:", "https://img.shop.example", "https://cdn.shop.example"]
@@ -360,7 +359,7 @@ def test_every_view_carries_a_hidden_skeleton_of_the_next(tool, body, next_view)
 
 
 def test_widget_css_styles_the_contract_attributes_and_the_shell_stays_small():
-    css = (ROOT / "static" / "widget" / "widget.css").read_text()
+    css = (REPO_ROOT / "static" / "widget" / "widget.css").read_text()
     for selector in (
         '[data-display-mode="fullscreen"] .gg-filters',
         ':root[data-theme="dark"]',

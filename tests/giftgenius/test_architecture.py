@@ -3,15 +3,14 @@ between apps, model references and migration dependencies, run from the top laye
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from django.apps import apps
 from django.db.migrations.loader import MigrationLoader
 from importlinter.api import read_configuration
 from importlinter.application.use_cases import lint_imports
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests import REPO_ROOT
+
 # Top to bottom, as pyproject.toml's layers contract names them.
 LAYERS = ["giftgenius", "widget", "checkout", "gifts", "tool_runtime"]
 
@@ -22,14 +21,14 @@ def rank(app_label: str) -> int | None:
 
 
 def test_the_contract_names_the_layers_this_test_checks():
-    configuration = read_configuration(str(ROOT / "pyproject.toml"))
+    configuration = read_configuration(str(REPO_ROOT / "pyproject.toml"))
     contracts = {c["id"]: c for c in configuration["contracts_options"]}
     assert contracts["layers"]["layers"] == LAYERS
 
 
 def test_imports_keep_the_layer_and_no_cycle_contracts(monkeypatch):
-    monkeypatch.chdir(ROOT)
-    kept = lint_imports(config_filename=str(ROOT / "pyproject.toml"), cache_dir=None)
+    monkeypatch.chdir(REPO_ROOT)
+    kept = lint_imports(config_filename=str(REPO_ROOT / "pyproject.toml"), cache_dir=None)
     assert kept is True, "lint-imports: a contract is broken (run .venv/bin/lint-imports)"
 
 

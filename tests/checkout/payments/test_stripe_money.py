@@ -12,10 +12,10 @@ import pytest
 from checkout.models import Order, OrderStatus, Payment, PaymentStatus
 from checkout.saga import cancellation, states
 from checkout.sweeps import run_sweeps
+from tests.checkout.payments.test_stripe_provider import CONFIRM, READ, buy, ledger_is_clean
+from tests.checkout.payments.test_stripe_webhooks import localstripe
 from tests.fixtures import BOTH_DATABASES, assert_books_balance, commit
 from tests.localstripe import intents
-from tests.test_stripe_provider import CONFIRM, READ, buy, ledger_is_clean
-from tests.test_stripe_webhooks import localstripe
 
 pytestmark = pytest.mark.django_db(databases=BOTH_DATABASES)
 

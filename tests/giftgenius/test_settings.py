@@ -12,8 +12,7 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from giftgenius.settings.databases import PREPARE_THRESHOLD, database_settings
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests import REPO_ROOT
 
 
 def test_a_sqlite_url_gets_the_ledger_beside_it_and_the_embedded_options(tmp_path):
@@ -65,7 +64,7 @@ def test_the_app_migrates_and_starts_on_a_sqlite_database_url(tmp_path):
     ):
         done = subprocess.run(
             [sys.executable, "manage.py", *args],
-            cwd=ROOT,
+            cwd=REPO_ROOT,
             env=env,
             capture_output=True,
             text=True,

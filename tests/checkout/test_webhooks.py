@@ -1,8 +1,9 @@
 """Signed payment webhooks (POST /webhooks/stripe): verified, stored once, applied idempotently.
 
 Events are signed with the Stripe SDK's own signing helper. Applying one asks the configured
-provider (here the simulator; tests/test_stripe_provider.py runs the same path on localstripe)
-for the truth, so duplicates, reordering and a sweep that got there first change nothing.
+provider (here the simulator; tests/checkout/payments/test_stripe_webhooks.py runs the same path
+on localstripe) for the truth, so duplicates, reordering and a sweep that got there first change
+nothing.
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ from checkout.payments.provider import (
 from checkout.payments.stripe_provider import StripeProvider
 from checkout.saga import charge
 from checkout.sweeps import run_sweeps
+from tests.checkout.test_staff_rollback import operator, roll_back  # noqa: F401 (the operator fixture)
 from tests.fixtures import (
     BOTH_DATABASES,
     assert_books_balance,
@@ -37,7 +38,6 @@ from tests.fixtures import (
     prepared,
 )
 from tests.localstripe import intents, use_stripe
-from tests.test_admin_rollback import operator, roll_back  # noqa: F401 (the operator fixture)
 
 pytestmark = pytest.mark.django_db(databases=BOTH_DATABASES)
 

@@ -1,5 +1,5 @@
 """A person's action racing a commit on the same checkout, one interleaving at a time (single
-thread; tests/test_concurrency.py runs the lock-dependent ones with real threads on PostgreSQL).
+thread; tests/checkout/races/test_idempotency_keys.py runs the lock-dependent ones with real threads on PostgreSQL).
 
 - cancel_order (and the staff rollback, the same cancellation) on a retryably failed
   order while the widget retries the commit;

@@ -15,9 +15,9 @@ from django.test import Client
 
 from checkout.models import Order, OrderStatus, Payment, PaymentStatus, WebhookEvent
 from checkout.sweeps import run_sweeps
+from tests.checkout.payments.test_stripe_provider import CONFIRM, READ, buy, ledger_is_clean
 from tests.fixtures import BOTH_DATABASES, assert_books_balance
 from tests.localstripe import API_KEY, intents
-from tests.test_stripe_provider import CONFIRM, READ, buy, ledger_is_clean
 
 pytestmark = pytest.mark.django_db(databases=BOTH_DATABASES)
 

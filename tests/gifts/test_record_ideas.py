@@ -12,9 +12,9 @@ from checkout.selectors import workflow_order_id
 from gifts import services
 from gifts.models import Step, WorkflowContext
 from gifts.selectors import owned_workflow
+from tests.concurrency import in_threads
 from tests.conftest import ToolClient
 from tests.fixtures import BRIEF, start, suggest, workflow_with_gift
-from tests.test_concurrency import in_threads
 from tool_runtime.errors import ToolError
 from tool_runtime.principals import issue_api_token
 
