@@ -1,12 +1,15 @@
-"""The call log's batch: only a read's first-time success waits, and it is flushed —
-when the batch is full, by the flusher, at shutdown and before the metrics read the log."""
+"""The call log: a call's result never depends on recording it, and the batch (only a read's
+first-time success waits in it) is flushed when full, by the flusher, at shutdown and before the
+metrics read the log."""
 
 from __future__ import annotations
 
 import json
+import logging
 import time
 
 import pytest
+from django.db import DatabaseError
 from django.test import Client
 from starlette.testclient import TestClient
 
@@ -135,3 +138,15 @@ def test_a_failed_batch_insert_is_logged_and_bounded(monkeypatch, caplog, db):
     assert call_log.flush() == 0
     assert call_log.pending() == 0  # dropped, not kept growing
     assert "call_log_rows_lost" in caplog.text
+
+
+def test_a_failure_to_record_the_call_never_replaces_its_result(api, monkeypatch, caplog):
+    def broken(*args, **kwargs):
+        raise DatabaseError("disk full")
+
+    monkeypatch.setattr(call_log, "insert_rows", broken)
+    with caplog.at_level(logging.ERROR, logger="giftgenius.tools"):
+        response = api.call("start_gift_workflow", {})
+    assert response.status == 200
+    assert response.body["ok"] is True
+    assert any("tool_call_not_recorded" in r.getMessage() for r in caplog.records)

@@ -1,4 +1,6 @@
-"""The loop guard's one read: only counted failures, through the partial index."""
+"""The loop guard: the same call failing again and again is stopped with RETRY_LIMIT_EXCEEDED
+(the model is told to ask the person) until its failures age out; and the guard's one read:
+only counted failures, through the partial index."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from django.db import connection
 from django.utils import timezone
 
 from giftgenius.settings.databases import PREPARE_THRESHOLD
+from tests.fixtures import BRIEF, start
 from tool_runtime import loop_guard
 from tool_runtime.models import ToolCallLog
 
@@ -133,3 +136,45 @@ def test_on_postgresql_the_guard_read_is_prepared_once_and_then_reused(db):
     # psycopg runs it PREPARE_THRESHOLD times unprepared, then prepares it; each later run
     # executes that one prepared statement.
     assert executions == runs - PREPARE_THRESHOLD
+
+
+# --- what a caller meets: the same failing call stopped ---------------------------------------
+
+
+def test_loop_guard_stops_the_same_failing_call(api, demo_catalog):
+    workflow_id = start(api)
+    bad = {"workflow_id": workflow_id, **BRIEF, "relationship": "boss"}
+    for _ in range(3):
+        assert api.call("suggest_gifts", bad).error["code"] == "VALIDATION_ERROR"
+    stopped = api.call("suggest_gifts", bad)
+    assert stopped.status == 429
+    assert stopped.error["code"] == "RETRY_LIMIT_EXCEEDED"
+    assert stopped.error["retryable"] is False
+    assert "ask the person" in stopped.error["next_actions"]
+    # Different arguments are a different call: not blocked.
+    assert api.call("suggest_gifts", {**bad, "relationship": "friend"}).status == 200
+
+
+def test_loop_guard_stops_calls_on_a_workflow_that_is_not_there(api, db):
+    """The guard's count is read beside the workflow, whether or not the workflow exists."""
+    missing = {"workflow_id": str(uuid.uuid4())}
+    for _ in range(3):
+        assert api.call("get_workflow", missing).error["code"] == "NOT_FOUND"
+    assert api.call("get_workflow", missing).error["code"] == "RETRY_LIMIT_EXCEEDED"
+
+
+def test_loop_guard_stops_calls_on_another_principals_workflow(api, other_api, db):
+    theirs = {"workflow_id": start(other_api)}
+    for _ in range(3):
+        assert api.call("get_workflow", theirs).error["code"] == "NOT_FOUND"
+    assert api.call("get_workflow", theirs).error["code"] == "RETRY_LIMIT_EXCEEDED"
+    assert other_api.call("get_workflow", theirs).status == 200  # its owner is not affected
+
+
+def test_loop_guard_forgets_old_failures(api, demo_catalog):
+    workflow_id = start(api)
+    bad = {"workflow_id": workflow_id, **BRIEF, "relationship": "boss"}
+    for _ in range(3):
+        api.call("suggest_gifts", bad)
+    ToolCallLog.objects.update(created_at=timezone.now() - timedelta(minutes=11))
+    assert api.call("suggest_gifts", bad).error["code"] == "VALIDATION_ERROR"
