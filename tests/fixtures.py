@@ -142,6 +142,20 @@ def commit(
     return api.call("commit_order", arguments, **headers)
 
 
+def cancel(api, order_id: str, key: str | None = None):
+    """The person's cancel_order, with a fresh idempotency key unless given one."""
+    return api.call(
+        "cancel_order",
+        {"order_id": order_id, "reason": "Changed my mind", "idempotency_key": key or new_key()},
+    )
+
+
+def saga_timeline(api, order_id: str) -> list[tuple[str, str]]:
+    """The order's saga steps as get_order reports them: (step, status) in order."""
+    body = api.call("get_order", {"order_id": order_id}).body
+    return [(step["step"], step["status"]) for step in body["saga"]]
+
+
 @dataclass
 class PlacedOrder:
     workflow_id: str

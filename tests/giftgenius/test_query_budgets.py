@@ -1,11 +1,20 @@
 """What a tool call costs in database statements: bounded, and independent of the catalog's size
 (bench/README.md has the measured costs)."""
 
+import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from gifts.models import Product
-from tests.fixtures import start, suggest
+from tests.fixtures import (
+    BOTH_DATABASES,
+    commit,
+    gift_selected,
+    make_product,
+    prepared,
+    start,
+    suggest,
+)
 
 
 def _queries_for(call) -> int:
@@ -41,3 +50,22 @@ def test_query_count_is_constant_whatever_the_catalog_size(api, demo_catalog):
     # test client does after each call.
     assert small_suggest <= 5
     assert small_get <= 2
+
+
+@pytest.mark.django_db(databases=BOTH_DATABASES)
+def test_one_commit_stays_within_its_query_budget(api, django_assert_max_num_queries):
+    workflow_id = gift_selected(api, make_product())
+    order_id, token = prepared(api, workflow_id)
+    # The key read with the loop guard's count beside it, the claim, workflow, order, the
+    # workflow lock and conditional claim of the order, the saga (payment and step rows,
+    # order/reservation/workflow updates), the workflow as it ended, the key settled, the call
+    # log: 18 statements on the default DB, plus the 10 savepoints the test transaction adds (the
+    # bearer token is cached; the simulator's ledger is another database).
+    with django_assert_max_num_queries(28):
+        response = commit(api, workflow_id, order_id, token, key="budget-key-0001")
+    assert response.status == 200
+    # A replay is one indexed read of the key, the loop guard's count beside it, and the
+    # call-log row.
+    with django_assert_max_num_queries(2):
+        replay = commit(api, workflow_id, order_id, token, key="budget-key-0001")
+    assert replay.raw == response.raw

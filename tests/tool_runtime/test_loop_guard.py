@@ -12,8 +12,20 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
+from checkout.models import Payment, SimulatedCharge
 from giftgenius.settings.databases import PREPARE_THRESHOLD
-from tests.fixtures import BRIEF, start
+from tests.fixtures import (
+    BOTH_DATABASES,
+    BRIEF,
+    assert_books_balance,
+    assert_error,
+    commit,
+    gift_selected,
+    make_product,
+    new_key,
+    prepared,
+    start,
+)
 from tool_runtime import loop_guard
 from tool_runtime.models import ToolCallLog
 
@@ -178,3 +190,21 @@ def test_loop_guard_forgets_old_failures(api, demo_catalog):
         api.call("suggest_gifts", bad)
     ToolCallLog.objects.update(created_at=timezone.now() - timedelta(minutes=11))
     assert api.call("suggest_gifts", bad).error["code"] == "VALIDATION_ERROR"
+
+
+@pytest.mark.django_db(databases=BOTH_DATABASES)
+def test_loop_guard_stops_a_commit_that_keeps_failing(api):
+    product = make_product(stock=3)
+    workflow_id = gift_selected(api, product)
+    order_id, token = prepared(api, workflow_id, "pm_card_timeout_always")
+    key = new_key()
+    for _ in range(3):
+        assert_error(commit(api, workflow_id, order_id, token, key=key), "PAYMENT_TIMEOUT", 504)
+    error = assert_error(
+        commit(api, workflow_id, order_id, token, key=key), "RETRY_LIMIT_EXCEEDED", 429
+    )
+    assert error["retryable"] is False
+    # One Payment row (one provider key) for the order, on its 3rd run: the 4th call ran none.
+    assert Payment.objects.get(order_id=order_id).attempt == 3
+    assert SimulatedCharge.objects.count() == 0
+    assert_books_balance(product, initial={product.pk: 3})

@@ -22,6 +22,7 @@ from tests.fixtures import (
     BOTH_DATABASES,
     assert_books_balance,
     assert_error,
+    cancel,
     charges_for,
     commit,
     gift_selected,
@@ -46,13 +47,6 @@ def retryably_failed(api, product) -> tuple[str, str, str, str]:
         )
     assert order_of(order_id).status == OrderStatus.FAILED
     return workflow_id, order_id, token, key
-
-
-def cancel(api, order_id: str):
-    return api.call(
-        "cancel_order",
-        {"order_id": order_id, "reason": "Changed my mind", "idempotency_key": new_key()},
-    )
 
 
 # --- cancel_order vs a retry of the commit ------------------------------------------------------
