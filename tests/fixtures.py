@@ -22,6 +22,7 @@ from django.db.models import Sum
 
 from checkout.ledger import check_ledger
 from checkout.models import Order, OrderStatus, Reservation, ReservationStatus, SimulatedCharge
+from checkout.payments.provider import get_provider
 from gifts import services as workflow_services
 from gifts.models import Product, WorkflowContext
 
@@ -211,6 +212,11 @@ def assert_error(response, code: str, status: int) -> dict:
 
 def charges_for(order_id) -> list[SimulatedCharge]:
     return list(SimulatedCharge.objects.filter(order_id=str(order_id)))
+
+
+def provider_charges(order_id) -> list:
+    """The order's charges as the configured provider's own books hold them."""
+    return get_provider().charges_for_order(order_id=str(order_id))
 
 
 def assert_books_balance(*products: Product, initial: dict[int, int]) -> None:

@@ -1,23 +1,24 @@
-"""A person's action racing a commit on the same checkout, one interleaving at a time (single
-thread; tests/checkout/races/test_idempotency_keys.py runs the lock-dependent ones with real threads on PostgreSQL).
+"""Cancellation racing the commit it would undo, or another cancellation.
 
-- cancel_order (and the staff rollback, the same cancellation) on a retryably failed
-  order while the widget retries the commit;
-- prepare_order while the workflow's order starts being paid;
-- going back from checkout while the draft is being claimed.
-"""
+One interleaving at a time in one thread: cancel_order (and the staff rollback, the same
+cancellation) on a retryably failed order while the widget retries the commit. Then real
+threads on PostgreSQL: five cancellations at once, and a staff rollback with the person's
+cancel. Never a charge left on a cancelled order, never a second refund."""
 
 from __future__ import annotations
 
-import pytest
+import threading
 
-from checkout import selectors
-from checkout.models import Order, OrderStatus, PaymentStatus
-from checkout.payments import simulator
-from checkout.saga import cancellation, compensation, draft, states, step_log
-from checkout.selectors import workflow_order_id
-from checkout.sweeps import run_sweeps
-from gifts.models import WorkflowContext
+import pytest
+from django.contrib.auth import get_user_model
+
+from checkout import selectors, services
+from checkout.models import OrderStatus, PaymentStatus, SagaStep, SimulatedRefund
+from checkout.payments import gateway, simulator
+from checkout.saga import cancellation, compensation, states, step_log
+from giftgenius.operations.metrics import saga_step_counts
+from tests.concurrency import in_threads
+from tests.conftest import ToolClient
 from tests.fixtures import (
     BOTH_DATABASES,
     assert_books_balance,
@@ -29,11 +30,14 @@ from tests.fixtures import (
     make_product,
     new_key,
     order_of,
-    prepare,
     prepared,
 )
+from tests.localstripe import refunds
+from tool_runtime.principals import issue_api_token
 
 pytestmark = pytest.mark.django_db(databases=BOTH_DATABASES)
+# The tests with real threads: each thread's connection sees only what was committed.
+THREADS = pytest.mark.django_db(transaction=True, databases=BOTH_DATABASES)
 
 
 def retryably_failed(api, product) -> tuple[str, str, str, str]:
@@ -49,7 +53,7 @@ def retryably_failed(api, product) -> tuple[str, str, str, str]:
     return workflow_id, order_id, token, key
 
 
-# --- cancel_order vs a retry of the commit ------------------------------------------------------
+# --- cancel_order vs a retry of the commit, one interleaving at a time -------------------------
 
 
 def test_a_retry_landing_while_cancel_refunds_cannot_reopen_the_order(api, monkeypatch):
@@ -136,82 +140,74 @@ def test_cancel_with_a_stale_failed_order_refuses_while_the_retry_is_charging(ap
     assert_books_balance(product, initial={product.pk: 5})
 
 
-# --- prepare_order vs a commit ------------------------------------------------------------------
+# --- real threads on PostgreSQL ------------------------------------------------------------------
 
 
-def test_a_commit_landing_as_prepare_starts_is_seen_by_its_in_flight_check(
-    api, monkeypatch, settings
-):
-    """The person's Confirm lands after prepare_order passed its gates but before it took the
-    workflow: the check made under the lock sees the payment and makes no second draft."""
-    settings.SIMULATOR_PENDING_SETTLE_SECONDS = 0  # the pending charge settles on the next read
+@pytest.mark.postgres
+@THREADS
+def test_simultaneous_cancellations_refund_once(user, api, provider):
     product = make_product(stock=5)
     workflow_id = gift_selected(api, product)
-    first_id, first_token = prepared(api, workflow_id, "pm_card_pending")
-    real_prepare = draft.do_prepare_order
-    commits = []
+    order_id, token = prepared(api, workflow_id)
+    assert commit(api, workflow_id, order_id, token).status == 200
+    bearer = issue_api_token(user=user)
 
-    def commit_then_prepare(**kwargs):
-        if not commits:
-            commits.append(commit(api, workflow_id, first_id, first_token))
-        return real_prepare(**kwargs)
+    results = in_threads(
+        5,
+        lambda i: ToolClient(bearer).call(
+            "cancel_order",
+            {"order_id": order_id, "reason": "Changed my mind", "idempotency_key": new_key()},
+        ),
+    )
 
-    monkeypatch.setattr(draft, "do_prepare_order", commit_then_prepare)
-    second = prepare(api, workflow_id, "pm_card_visa")
-
-    assert commits[0].body["status"] == "payment_pending"
-    error = assert_error(second, "ORDER_IN_PROGRESS", 409)
-    assert error["details"] == {"order_id": first_id, "order_status": "payment_pending"}
-    assert list(Order.objects.filter(workflow_id=workflow_id).values_list("pk", flat=True)) == [
-        order_of(first_id).pk
-    ]
-    run_sweeps(older_than_seconds=0)  # reconciliation settles the pending payment
-    assert order_of(first_id).status == OrderStatus.COMPLETED
+    assert [r.status for r in results] == [200] * 5, [r.body for r in results]
+    assert all(r.body["status"] == "cancelled" for r in results)
+    assert (len(refunds(provider)) if provider else SimulatedRefund.objects.count()) == 1
     assert_books_balance(product, initial={product.pk: 5})
 
 
-# --- going back from checkout vs a commit -------------------------------------------------------
-
-
-def test_going_back_keeps_a_draft_that_was_claimed_before_its_release(api, monkeypatch):
-    """The release finds the draft already being paid (a claim got in first): going back must
-    refuse and keep the order on the workflow, never report it cancelled."""
+@pytest.mark.postgres
+@THREADS
+def test_a_staff_rollback_and_the_persons_cancel_at_once_record_one_refund(
+    user, api, provider, monkeypatch
+):
+    """Both read the payment as captured and reach the provider together (held at a barrier so
+    the race is not left to chance): one refund at the provider, so one refund in the saga log
+    and in the metrics; the other caller's step is skipped."""
     product = make_product(stock=5)
     workflow_id = gift_selected(api, product)
-    order_id, _ = prepared(api, workflow_id)
-    real_release = compensation.do_release_draft
+    order_id, token = prepared(api, workflow_id)
+    assert commit(api, workflow_id, order_id, token).status == 200
+    bearer = issue_api_token(user=user)
+    staff = get_user_model().objects.create_user(username="operator", is_staff=True)
+    at_provider = threading.Barrier(2)
+    real_refund = gateway.refund
 
-    def claimed_first(**kwargs):
-        Order.objects.filter(pk=order_id, status=OrderStatus.DRAFT).update(
-            status=OrderStatus.PROCESSING
+    def refund_together(**kwargs):
+        at_provider.wait(timeout=30)
+        return real_refund(**kwargs)
+
+    monkeypatch.setattr(gateway, "refund", refund_together)
+
+    def work(i: int):
+        if i == 0:
+            (report,) = services.roll_back_orders(
+                order_ids=[order_id], reason="Asked by phone", actor=staff
+            )
+            return report.outcome
+        response = ToolClient(bearer).call(
+            "cancel_order",
+            {"order_id": order_id, "reason": "Changed my mind", "idempotency_key": new_key()},
         )
-        return real_release(**kwargs)
+        return response.status, response.body.get("status")
 
-    monkeypatch.setattr(compensation, "do_release_draft", claimed_first)
-    back = api.call("user_navigated_to_step", {"workflow_id": workflow_id, "step_id": "ideas"})
+    results = in_threads(2, work)
 
-    error = assert_error(back, "ORDER_IN_PROGRESS", 409)
-    assert error["details"] == {"order_id": order_id, "order_status": "processing"}
-    workflow = WorkflowContext.objects.get(pk=workflow_id)
-    assert (workflow.current_step, str(workflow_order_id(workflow=workflow))) == (
-        "checkout",
-        order_id,
-    )
-    assert order_of(order_id).status != OrderStatus.CANCELLED
-
-
-def test_going_back_past_a_draft_that_already_ended_says_so(api):
-    product = make_product(stock=5)
-    workflow_id = gift_selected(api, product)
-    order_id, _ = prepared(api, workflow_id)
-    # Cancelled without the workflow being told (what do_release_draft alone does).
-    assert compensation.do_release_draft(order_id=order_id, reason="gone")
-
-    back = api.call(
-        "user_navigated_to_step", {"workflow_id": workflow_id, "step_id": "gift_selected"}
-    )
-
-    assert back.status == 200, back.body
-    assert back.body["invalidated"] == [f"draft order {order_id} (already closed)"]
-    assert workflow_order_id(workflow=WorkflowContext.objects.get(pk=workflow_id)) is None
+    assert results[1] == (200, "cancelled"), results
+    assert results[0] in {"rolled_back", "already_rolled_back"}, results
+    refund_steps = SagaStep.objects.filter(order_id=order_id, step="refund")
+    assert sorted(refund_steps.values_list("status", flat=True)) == ["skipped", "succeeded"]
+    assert (len(refunds(provider)) if provider else SimulatedRefund.objects.count()) == 1
+    counts = {(c.step, c.status): c.count for c in saga_step_counts()}
+    assert counts[("refund", "succeeded")] == 1
     assert_books_balance(product, initial={product.pk: 5})
