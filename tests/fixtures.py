@@ -200,8 +200,14 @@ def order_of(order_id) -> Order:
 def assert_error(response, code: str, status: int) -> dict:
     """The error contract holds and the code and HTTP status are the expected ones."""
     assert response.status == status, response.body
-    assert response.body["ok"] is False
-    error = response.body["error"]
+    return assert_error_body(response.body, code)
+
+
+def assert_error_body(body: dict, code: str) -> dict:
+    """The error contract holds for a failed tool's body (REST's, or MCP's structuredContent)
+    and its code is the expected one."""
+    assert body["ok"] is False, body
+    error = body["error"]
     assert error["code"] == code, error
     assert {"code", "error_type", "message", "retryable"} <= error.keys()
     assert error["error_type"] in {"validation", "business", "conflict", "upstream", "platform"}

@@ -210,20 +210,6 @@ def test_an_order_cancelled_by_going_back_cannot_be_committed(api):
     assert_books_balance(product, initial={product.pk: 2})
 
 
-def test_another_users_order_is_not_found(api, other_api):
-    product = make_product()
-    workflow_id = gift_selected(api, product)
-    order_id, token = prepared(api, workflow_id)
-    assert_error(other_api.call("get_order", {"order_id": order_id}), "NOT_FOUND", 404)
-    cancel = other_api.call(
-        "cancel_order", {"order_id": order_id, "reason": "mine now", "idempotency_key": new_key()}
-    )
-    assert_error(cancel, "NOT_FOUND", 404)
-    their_workflow = gift_selected(other_api, product)
-    assert_error(commit(other_api, their_workflow, order_id, token), "NOT_FOUND", 404)
-    assert order_of(order_id).status == OrderStatus.DRAFT
-
-
 def test_get_order_shows_status_payments_and_timeline(api):
     workflow_id = gift_selected(api, make_product())
     order_id, token = prepared(api, workflow_id)

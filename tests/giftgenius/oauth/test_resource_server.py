@@ -201,29 +201,6 @@ def test_a_token_without_orders_write_gets_insufficient_scope_on_commit(live_url
     )
 
 
-def test_a_token_acts_only_for_its_user_another_users_workflow_is_not_found(
-    live_url, user, other_user, oauth_only
-):
-    resource = f"{live_url}/mcp"
-    owner = McpTestClient(live_url, token=access_token(user, resource=resource))
-    workflow_id, order_id, confirmation = prepared_order(owner)
-    intruder = McpTestClient(live_url, token=access_token(other_user, resource=resource))
-    stolen = intruder.call(
-        "commit_order",
-        {
-            "workflow_id": workflow_id,
-            "order_id": order_id,
-            "confirmation_token": confirmation,
-            "idempotency_key": str(uuid.uuid4()),
-        },
-    )
-    assert stolen.is_error is True
-    assert stolen.structured_content["error"]["code"] == "NOT_FOUND"
-    peek = intruder.call("get_workflow", {"workflow_id": workflow_id})
-    assert peek.structured_content["error"]["code"] == "NOT_FOUND"
-    assert not SimulatedCharge.objects.filter(order_id=order_id).exists()
-
-
 def test_the_hosts_subject_is_recorded_for_analytics_but_the_token_decides_who_acts(
     live_url, user, oauth_only
 ):

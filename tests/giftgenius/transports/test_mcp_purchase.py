@@ -190,26 +190,3 @@ def test_commit_without_the_widgets_token_is_refused(live_url):
     assert result.is_error is True
     assert result.structured_content["error"]["code"] == "CONFIRMATION_REQUIRED"
     assert not SimulatedCharge.objects.filter(order_id=order_id).exists()
-
-
-def test_another_subject_cannot_commit_or_read_the_order(live_url):
-    buyer = Conversation(live_url, "v1/buyer")
-    workflow_id = buyer.gift_selected()
-    order_id, token = buyer.prepared(workflow_id, "pm_card_visa")
-
-    thief = Conversation(live_url, "v1/thief")
-    stolen = thief.call(
-        "commit_order",
-        {
-            "workflow_id": workflow_id,
-            "order_id": order_id,
-            "confirmation_token": token,
-            "idempotency_key": str(uuid.uuid4()),
-        },
-    )
-    assert stolen.is_error is True
-    assert stolen.structured_content["error"]["code"] == "NOT_FOUND"
-    peek = thief.call("get_order", {"order_id": order_id})
-    assert peek.is_error is True
-    assert peek.structured_content["error"]["code"] == "NOT_FOUND"
-    assert not SimulatedCharge.objects.filter(order_id=order_id).exists()
