@@ -173,7 +173,7 @@ def test_a_stale_lock_is_taken_over(api, user, settings):
 
 def test_after_a_take_over_the_next_caller_waits(api, user, settings):
     """The taker holds a fresh lock: a second caller is told to wait, it does not run too.
-    (The race between two takers is tested with real threads in test_concurrency.py.)"""
+    (The race between two takers: checkout/races/test_idempotency_keys.py, real threads.)"""
     workflow_id = gift_selected(api, make_product())
     key = new_key()
     stale = timezone.now() - timedelta(seconds=settings.IDEMPOTENCY_LOCK_TIMEOUT_SECONDS + 1)
