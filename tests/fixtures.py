@@ -22,6 +22,7 @@ from django.db.models import Sum
 
 from checkout.ledger import check_ledger
 from checkout.models import Order, OrderStatus, Reservation, ReservationStatus, SimulatedCharge
+from checkout.payments.provider import get_provider
 from gifts import services as workflow_services
 from gifts.models import Product, WorkflowContext
 
@@ -142,6 +143,20 @@ def commit(
     return api.call("commit_order", arguments, **headers)
 
 
+def cancel(api, order_id: str, key: str | None = None):
+    """The person's cancel_order, with a fresh idempotency key unless given one."""
+    return api.call(
+        "cancel_order",
+        {"order_id": order_id, "reason": "Changed my mind", "idempotency_key": key or new_key()},
+    )
+
+
+def saga_timeline(api, order_id: str) -> list[tuple[str, str]]:
+    """The order's saga steps as get_order reports them: (step, status) in order."""
+    body = api.call("get_order", {"order_id": order_id}).body
+    return [(step["step"], step["status"]) for step in body["saga"]]
+
+
 @dataclass
 class PlacedOrder:
     workflow_id: str
@@ -185,8 +200,14 @@ def order_of(order_id) -> Order:
 def assert_error(response, code: str, status: int) -> dict:
     """The error contract holds and the code and HTTP status are the expected ones."""
     assert response.status == status, response.body
-    assert response.body["ok"] is False
-    error = response.body["error"]
+    return assert_error_body(response.body, code)
+
+
+def assert_error_body(body: dict, code: str) -> dict:
+    """The error contract holds for a failed tool's body (REST's, or MCP's structuredContent)
+    and its code is the expected one."""
+    assert body["ok"] is False, body
+    error = body["error"]
     assert error["code"] == code, error
     assert {"code", "error_type", "message", "retryable"} <= error.keys()
     assert error["error_type"] in {"validation", "business", "conflict", "upstream", "platform"}
@@ -197,6 +218,11 @@ def assert_error(response, code: str, status: int) -> dict:
 
 def charges_for(order_id) -> list[SimulatedCharge]:
     return list(SimulatedCharge.objects.filter(order_id=str(order_id)))
+
+
+def provider_charges(order_id) -> list:
+    """The order's charges as the configured provider's own books hold them."""
+    return get_provider().charges_for_order(order_id=str(order_id))
 
 
 def assert_books_balance(*products: Product, initial: dict[int, int]) -> None:

@@ -21,15 +21,14 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx
 import pytest
 
 from checkout.payments import config
+from tests import REPO_ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 API_KEY = "sk_test_giftgenius_localstripe"
 START_TIMEOUT = 30.0
 
@@ -53,8 +52,15 @@ def _read_port(process: subprocess.Popen, deadline: float) -> int:
 @pytest.fixture(scope="session")
 def localstripe_url() -> Iterator[str]:
     process = subprocess.Popen(
-        [sys.executable, str(ROOT / "bin" / "localstripe"), "--host", "127.0.0.1", "--port", "0"],
-        cwd=ROOT,
+        [
+            sys.executable,
+            str(REPO_ROOT / "bin" / "localstripe"),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+        ],
+        cwd=REPO_ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

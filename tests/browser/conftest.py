@@ -20,6 +20,8 @@ from django.core.management import call_command
 from playwright.sync_api import Browser, BrowserContext, Frame, FrameLocator, Page, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
+from tests import REPO_ROOT
+
 # Playwright's sync API keeps an event loop on this thread; the ORM calls the tests make
 # between browser steps are ordinary synchronous code, so Django's async guard (read at each
 # call) is lifted for the browser tests.
@@ -39,9 +41,8 @@ CHROMIUM_ARGS = [
     # (both public) never meet. CSP is still enforced.
     "--disable-features=BlockInsecurePrivateNetworkRequests,PrivateNetworkAccessSendPreflights,LocalNetworkAccessChecks",
 ]
-REPO = Path(__file__).resolve().parents[2]
-AXE_JS = REPO / "node_modules" / "axe-core" / "axe.min.js"
-ARTIFACTS = REPO / "var" / "browser-artifacts"
+AXE_JS = REPO_ROOT / "node_modules" / "axe-core" / "axe.min.js"
+ARTIFACTS = REPO_ROOT / "var" / "browser-artifacts"
 BROWSER_DB = pytest.mark.django_db(transaction=True, databases=["default", "payment_ledger"])
 
 CSP_LISTENER = """

@@ -21,7 +21,8 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, Route, expect
 
 from giftgenius.transports.mcp import WIDGET_MIME_TYPE, WIDGET_URI
-from tests.browser.conftest import BROWSER_DB, REPO, widget_frame_handle
+from tests import REPO_ROOT
+from tests.browser.conftest import BROWSER_DB, widget_frame_handle
 from tests.fixtures import BRIEF
 from tests.live_server import McpTestClient
 from tool_runtime.principals import issue_api_token
@@ -31,7 +32,7 @@ pytestmark = [pytest.mark.browser, BROWSER_DB]
 HOST = "http://sdk-host.test"
 APP_URL = "http://widget-sandbox.test/app.html"
 SDK_HOST_DIR = Path(__file__).parent / "sdk_host"
-NODE_MODULES = REPO / "node_modules"
+NODE_MODULES = REPO_ROOT / "node_modules"
 
 
 def dump(result: Any) -> dict:

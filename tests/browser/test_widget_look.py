@@ -1,7 +1,7 @@
 """The widget's look in Debian's Chromium: every state at 380, 720 and 1280 px in
 English, Polish and Simplified Chinese, on the plain /widget/ page under the strict CSP.
 
-Each state is screenshotted to var/screenshots/issue13/ (kept by CI as an artifact) and checked:
+Each state is screenshotted to var/screenshots/widget-look/ (kept by CI as an artifact) and checked:
 no text overflows its box, every picture has alt text and loaded from the page's own origin,
 no CSP violation (the `context` fixture fails the test on any), the carousel scrolls by
 keyboard, and the cumulative layout shift stays under 0.05.
@@ -15,11 +15,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.browser.conftest import BROWSER_DB, REPO, log_in, serious_axe_violations
+from tests import REPO_ROOT
+from tests.browser.conftest import BROWSER_DB, log_in, serious_axe_violations
 
 pytestmark = [pytest.mark.browser, BROWSER_DB]
 
-SCREENSHOTS = REPO / "var" / "screenshots" / "issue13"
+SCREENSHOTS = REPO_ROOT / "var" / "screenshots" / "widget-look"
 WIDTHS = [380, 720, 1280]
 LOCALES = ["en", "pl", "zh-Hans"]
 PRICES = {"en": r"^\$\d+\.\d\d$", "pl": r"^\d+,\d\d\sUSD$", "zh-Hans": r"^US\$\d+\.\d\d$"}
