@@ -28,18 +28,9 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 from psycopg import sql
 
-from bench.__main__ import (
-    CONNECTIONS_PER_CLIENT,
-    ROOT,
-    CpuMeter,
-    balanced_clients,
-    free_port,
-    measure,
-    prepare_database,
-    read_scenarios,
-    served_env,
-    start_server,
-)
+from bench.measure import CpuMeter, measure
+from bench.scenarios import CONNECTIONS_PER_CLIENT, balanced_clients, read_scenarios
+from bench.servers import ROOT, free_port, prepare_database, served_env, start_server
 
 AB_DIR = ROOT / "var" / "bench-ab"
 SIDES = ("base", "head")

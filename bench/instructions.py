@@ -30,16 +30,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bench.__main__ import (
-    FLOOR,
-    ROOT,
-    SUGGESTION_BRIEFS,
-    WARMUP_CALLS,
-    initialize_request,
-    prepare_database,
-    served_env,
-)
 from bench.ab import commit_of, fresh_postgresql, tree_of
+from bench.measure import WARMUP_CALLS
+from bench.scenarios import FLOOR, SUGGESTION_BRIEFS, initialize_request
+from bench.servers import ROOT, prepare_database, served_env
 
 OUT_DIR = ROOT / "var" / "bench-instructions"
 DRIVER = Path(__file__).with_name("callgrind_driver.py")

@@ -8,9 +8,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from bench.__main__ import FLOOR, SUGGESTION_BRIEFS, initialize_request
 from bench.callgrind_driver import Client, scenarios
 from bench.instructions import dumped_instructions
+from bench.scenarios import FLOOR, SUGGESTION_BRIEFS, initialize_request
 from gifts.models import WorkflowContext
 from tool_runtime.call_log import logged_calls
 from tool_runtime.principals import issue_api_token
