@@ -268,23 +268,6 @@ def lookup(
     return outcome
 
 
-def lookup_charge(*, charge_id: str) -> ChargeOutcome:
-    """What a charge is now, by the provider's own id (Stripe: the PaymentIntent "pi_..." kept
-    in Payment.provider_charge_id), e.g. for a webhook: the event says something happened, the
-    provider says what holds now. Provider unreachable → UNKNOWN; feed the outcome to
-    checkout.saga.charge.apply_charge_outcome."""
-    fields = {"charge_id": charge_id}
-    tries = _Tries()
-    try:
-        found = retrieve(charge_id=charge_id, tries=tries)
-    except TRANSIENT:
-        outcome = ChargeOutcome(ChargeResult.UNKNOWN, None, None, tries.count)
-    else:
-        outcome = _outcome_from_charge(found, tries.count)
-    _log().info("payment_lookup", attempt=outcome.attempts, result=str(outcome.result), **fields)
-    return outcome
-
-
 def refund(*, charge_id: str, amount: Decimal, idempotency_key: str) -> Refund:
     """Refund (retried with the same refund key, so it happens once). Raises ProviderError
     (the last transient error, or ProviderRejected) when it cannot be done."""

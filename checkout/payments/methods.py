@@ -64,10 +64,6 @@ PAYMENT_METHODS: tuple[PaymentMethod, ...] = (
 _BY_ID = {method.id: method for method in PAYMENT_METHODS}
 
 
-def all_payment_methods() -> tuple[PaymentMethod, ...]:
-    return PAYMENT_METHODS
-
-
 def offered_payment_methods() -> tuple[PaymentMethod, ...]:
     """What a person may pay with: the methods the configured provider can charge. A provider
     class names them in `payment_method_ids`; without it (the simulator), every one."""

@@ -161,7 +161,6 @@ CONTENT_SECURITY_POLICY = {
 }
 
 # --- GiftGenius domain settings ---
-CATALOG_CURRENCY = "USD"
 SUPPORTED_CURRENCIES = ["USD"]
 RESERVATION_TTL_SECONDS = int(os.environ.get("RESERVATION_TTL_SECONDS", "900"))
 # A QA preview's bearer token lives this long (a working day); the sweeps delete expired ones.

@@ -62,7 +62,7 @@ def requests_seen(idempotency_key: str) -> int:
 
 
 def test_every_user_has_the_exact_test_cards():
-    ids = [m.id for m in methods.all_payment_methods()]
+    ids = [m.id for m in methods.PAYMENT_METHODS]
     assert ids == [
         "pm_card_visa",
         "pm_card_declined",
@@ -76,8 +76,8 @@ def test_every_user_has_the_exact_test_cards():
     visa = methods.payment_method("pm_card_visa")
     assert visa.label == "Visa •••• 4242"
     assert (visa.brand, visa.last4) == ("Visa", "4242")
-    assert all(m.description for m in methods.all_payment_methods())
-    assert len({m.last4 for m in methods.all_payment_methods()}) == len(ids)
+    assert all(m.description for m in methods.PAYMENT_METHODS)
+    assert len({m.last4 for m in methods.PAYMENT_METHODS}) == len(ids)
     assert methods.payment_method("pm_card_nope") is None
 
 
@@ -528,8 +528,8 @@ def test_outage_holds_across_threads():
 def test_provider_calls_never_touch_the_default_database():
     """Only the ledger connection is allowed here: pytest-django refuses any query on
     "default", so every behaviour passing proves the simulator never writes the app's DB."""
-    outcomes = [charge(method.id) for method in methods.all_payment_methods()]
-    assert len(outcomes) == len(methods.all_payment_methods())
+    outcomes = [charge(method.id) for method in methods.PAYMENT_METHODS]
+    assert len(outcomes) == len(methods.PAYMENT_METHODS)
     captured = next(o.charge for o in outcomes if o.result == ChargeResult.SUCCEEDED)
     gateway.refund(charge_id=captured.id, amount=Decimal("1.00"), idempotency_key=key())
     assert gateway.lookup(idempotency_key=captured.idempotency_key).result == ChargeResult.SUCCEEDED
