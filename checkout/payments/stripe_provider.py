@@ -290,7 +290,7 @@ class StripeProvider:
                         "amount": minor,
                         "currency": currency.lower(),
                         "payment_method": stripe_method,
-                        "payment_method_types": ["card"],
+                        "allowed_payment_method_types": ["card"],
                         "metadata": {
                             **meta,
                             KEY_FIELD: idempotency_key,
