@@ -5,9 +5,10 @@ What each module adds (docs/payments.md §4.2 lists every difference from Stripe
 - core: an in-memory store, Stripe's decline and 3-D Secure test cards, card errors, the
   `Idempotency-Key` header;
 - params: every request's parameters checked against the installed `stripe` SDK's types;
-- intents: PaymentIntents and SetupIntents as Stripe has them (3-D Secure on and off session,
-  `setup_future_usage`, `payment_method_data`, saving cards) and customers' saved cards;
-- checkout_sessions and hosted_pages: Checkout Sessions and the page a person pays on;
+- intents, setup_intents: PaymentIntents and SetupIntents as Stripe has them (3-D Secure on and
+  off session, `setup_future_usage`, `payment_method_data`, saving cards), customers' saved cards;
+- checkout_sessions, checkout_line_items, checkout_payments, hosted_pages: Checkout Sessions,
+  and the page a person pays them on;
 - shared_payment: Shared Payment Tokens granted by an agent, and charging them;
 - delivery: webhooks signed and retried as Stripe does.
 """
@@ -20,15 +21,22 @@ from typing import Any
 def build_app() -> Any:
     """localstripe's aiohttp application, patched (import order matters: localstripe's server
     captures its handlers when it is imported)."""
-    from fakestripe import core, delivery, intents
+    from fakestripe import core, delivery, intents, setup_intents
 
     core.patch()
     intents.patch()
+    setup_intents.patch()
     delivery.patch()
 
     from localstripe import server
 
-    from fakestripe import checkout_sessions, hosted_pages, params, shared_payment
+    from fakestripe import (
+        checkout_payments,
+        checkout_sessions,
+        hosted_pages,
+        params,
+        shared_payment,
+    )
     from fakestripe.stock import origin_middleware
 
     app = server.app
@@ -49,6 +57,14 @@ def build_app() -> Any:
     # Outermost: the idempotency replay keeps the final answer (errors included).
     app.middlewares.insert(0, core.idempotency_middleware())
     app.middlewares.insert(1, origin_middleware())
-    for module in (intents, checkout_sessions, hosted_pages, shared_payment, delivery):
+    for module in (
+        intents,
+        setup_intents,
+        checkout_sessions,
+        hosted_pages,
+        shared_payment,
+        delivery,
+    ):
         module.add_routes(app)
+    checkout_payments.add_listener()
     return app

@@ -86,6 +86,19 @@ def patch() -> None:
 
     Charge._raise_failure = raise_failure
 
+    initialize_charge = Charge._initialize_charge
+
+    def initialize(self, on_success=None, on_failure_now=None, on_failure_later=None):
+        # A debit that settles later stays pending (its intent `processing`) until it settles;
+        # localstripe marks it succeeded at once and only calls back later.
+        if self._authorized and self._is_async_payment_method():
+            if self.captured:
+                self._trigger_payment(on_success)
+            return
+        initialize_charge(self, on_success, on_failure_now, on_failure_later)
+
+    Charge._initialize_charge = initialize
+
     last_payment_error = PaymentIntent.last_payment_error.fget
 
     def payment_error(self):

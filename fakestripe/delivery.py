@@ -42,9 +42,10 @@ async def _deliver(endpoint: Any, event_type: str, payload: bytes) -> None:
                 async with session.post(endpoint.url, data=payload, headers=headers) as answer:
                     if 200 <= answer.status < 300:
                         return
-                    log.info("webhook %s to %s: answered %d", event_type, endpoint.url,
-                             answer.status)
-            except (aiohttp.ClientError, asyncio.TimeoutError) as exc:
+                    log.info(
+                        "webhook %s to %s: answered %d", event_type, endpoint.url, answer.status
+                    )
+            except (TimeoutError, aiohttp.ClientError) as exc:
                 log.info("webhook %s to %s failed: %s", event_type, endpoint.url, exc)
     log.warning("webhook %s to %s: gave up", event_type, endpoint.url)
 
@@ -52,11 +53,13 @@ async def _deliver(endpoint: Any, event_type: str, payload: bytes) -> None:
 async def send(event: Any) -> None:
     payload = json.dumps(event._export(), indent=2, sort_keys=True).encode()
     await asyncio.sleep(FIRST_DELAY)
-    await asyncio.gather(*(
-        _deliver(endpoint, event.type, payload)
-        for endpoint in list(webhooks._webhooks.values())
-        if endpoint.events is None or event.type in endpoint.events
-    ))
+    await asyncio.gather(
+        *(
+            _deliver(endpoint, event.type, payload)
+            for endpoint in list(webhooks._webhooks.values())
+            if endpoint.events is None or event.type in endpoint.events
+        )
+    )
 
 
 _stock_event_init = resources.Event.__init__

@@ -23,7 +23,7 @@ from aiohttp import web
 from localstripe import resources
 from localstripe.errors import UserError
 
-from fakestripe import checkout_sessions, intents
+from fakestripe import checkout_payments, checkout_sessions, setup_intents
 
 CARDS = (
     ("4242424242424242", "Visa 4242 4242 4242 4242: succeeds"),
@@ -37,8 +37,24 @@ SEPA_DEBITS = (
     ("DE89370400440532013000", "SEPA Direct Debit DE89 3704 0044 0532 0130 00: succeeds later"),
     ("DE62370400440532013001", "SEPA Direct Debit DE62 3704 0044 0532 0130 01: fails later"),
 )
-ZERO_DECIMAL = {"bif", "clp", "djf", "gnf", "jpy", "kmf", "krw", "mga", "pyg", "rwf", "ugx",
-                "vnd", "vuv", "xaf", "xof", "xpf"}
+ZERO_DECIMAL = {
+    "bif",
+    "clp",
+    "djf",
+    "gnf",
+    "jpy",
+    "kmf",
+    "krw",
+    "mga",
+    "pyg",
+    "rwf",
+    "ugx",
+    "vnd",
+    "vuv",
+    "xaf",
+    "xof",
+    "xpf",
+}
 CSP = "default-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 PAGE_PATHS = ("/c/pay/", "/_fake/authenticate/")
 
@@ -49,11 +65,17 @@ def _money(amount: int, currency: str) -> str:
 
 
 def _page(title: str, body: str, status: int = 200) -> web.Response:
-    text = (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>'
-            f"{html.escape(title)}</title></head><body><main><h1>{html.escape(title)}</h1>"
-            f"{body}</main></body></html>")
-    return web.Response(text=text, status=status, content_type="text/html",
-                        headers={"Content-Security-Policy": CSP, "Cache-Control": "no-store"})
+    text = (
+        f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>'
+        f"{html.escape(title)}</title></head><body><main><h1>{html.escape(title)}</h1>"
+        f"{body}</main></body></html>"
+    )
+    return web.Response(
+        text=text,
+        status=status,
+        content_type="text/html",
+        headers={"Content-Security-Policy": CSP, "Cache-Control": "no-store"},
+    )
 
 
 def _session(request: web.Request) -> Any:
@@ -76,12 +98,14 @@ async def checkout_page(request: web.Request, error: str | None = None) -> web.R
     if session.status == "complete":
         return _page("Payment complete", "<p>This Checkout Session is already paid.</p>")
     rows = "".join(
-        f"<li>{html.escape(item['description'])} × {item['quantity']}: "
+        f"<li>{html.escape(item['description'])} x {item['quantity']}: "
         f"{_money(item['amount_total'], item['currency'])}</li>"
         for item in session._line_items
     )
     if session.shipping_cost:
-        rows += f"<li>Shipping: {_money(session.shipping_cost['amount_total'], session.currency)}</li>"
+        rows += (
+            f"<li>Shipping: {_money(session.shipping_cost['amount_total'], session.currency)}</li>"
+        )
     methods = CARDS + (SEPA_DEBITS if "sepa_debit" in session.payment_method_types else ())
     choices = "".join(
         f'<p><input type="radio" name="payment_method" id="pm-{value}" value="{value}"'
@@ -89,17 +113,21 @@ async def checkout_page(request: web.Request, error: str | None = None) -> web.R
         for index, (value, label) in enumerate(methods)
     )
     saving = session.saved_payment_method_options or {}
-    save = ('<p><input type="checkbox" name="save" id="save" value="on"><label for="save">'
-            "Save my payment details for future purchases</label></p>"
-            if saving.get("payment_method_save") == "enabled" else "")
+    save = (
+        '<p><input type="checkbox" name="save" id="save" value="on"><label for="save">'
+        "Save my payment details for future purchases</label></p>"
+        if saving.get("payment_method_save") == "enabled"
+        else ""
+    )
     alert = f'<p role="alert">{html.escape(error)}</p>' if error else ""
     verb = {"book": "Book", "donate": "Donate"}.get(session.submit_type or "", "Pay")
-    back = (f'<p><a href="{html.escape(session.cancel_url)}">Back</a></p>'
-            if session.cancel_url else "")
+    back = (
+        f'<p><a href="{html.escape(session.cancel_url)}">Back</a></p>' if session.cancel_url else ""
+    )
     body = (
         f"<ul>{rows}</ul><p>Total: <strong>{_money(session.amount_total, session.currency)}"
         f"</strong></p>{alert}<form method='post'><fieldset><legend>Payment method</legend>"
-        f"{choices}</fieldset>{save}<button type=\"submit\">{verb} "
+        f'{choices}</fieldset>{save}<button type="submit">{verb} '
         f"{_money(session.amount_total, session.currency)}</button></form>{back}"
     )
     return _page("Checkout (localstripe test mode)", body, 402 if error else 200)
@@ -115,11 +143,14 @@ async def pay(request: web.Request) -> web.Response:
         card = {"number": value, "exp_month": "12", "exp_year": "2034", "cvc": "123"}
         method = resources.PaymentMethod(type="card", card=card)
     elif value in dict(SEPA_DEBITS) and "sepa_debit" in session.payment_method_types:
-        method = resources.PaymentMethod(type="sepa_debit", sepa_debit={"iban": value},
-                                         billing_details={"email": session.customer_email})
+        method = resources.PaymentMethod(
+            type="sepa_debit",
+            sepa_debit={"iban": value},
+            billing_details={"email": session.customer_email},
+        )
     else:
         return await checkout_page(request, error="Choose a payment method.")
-    outcome = checkout_sessions.pay(session, method, save=form.get("save") == "on")
+    outcome = checkout_payments.pay(session, method, save=form.get("save") == "on")
     if outcome == "authenticate":
         raise web.HTTPSeeOther(f"/c/pay/{session.id}/authenticate")
     if outcome is not None:
@@ -128,8 +159,10 @@ async def pay(request: web.Request) -> web.Response:
 
 
 def _challenge(action: str, hidden: dict[str, str] | None = None) -> web.Response:
-    fields = "".join(f'<input type="hidden" name="{k}" value="{html.escape(v)}">'
-                     for k, v in (hidden or {}).items())
+    fields = "".join(
+        f'<input type="hidden" name="{k}" value="{html.escape(v)}">'
+        for k, v in (hidden or {}).items()
+    )
     body = (
         "<p>This is a test 3-D Secure page: complete or fail the authentication.</p>"
         f'<form method="post" action="{html.escape(action)}">{fields}'
@@ -151,7 +184,7 @@ async def session_authenticate(request: web.Request) -> web.Response:
     if session.status != "open" or session.payment_intent is None:
         return await checkout_page(request)
     form = await request.post()
-    problem = checkout_sessions.authenticate(session, success=form.get("outcome") == "complete")
+    problem = checkout_payments.authenticate(session, success=form.get("outcome") == "complete")
     if problem is not None:
         return await checkout_page(request, error=problem)
     return _done(session)
@@ -185,17 +218,18 @@ async def intent_authenticate(request: web.Request) -> web.Response:
     return_url = intent._return_url
     try:
         if kind == "payment_intents":
-            intent = resources.PaymentIntent._api_authenticate(intent.id, client_secret=secret,
-                                                               success=success)
+            intent = resources.PaymentIntent._api_authenticate(
+                intent.id, client_secret=secret, success=success
+            )
         else:
-            intent = intents.authenticate_setup(resources.SetupIntent, intent.id,
-                                                client_secret=secret, success=success)
+            intent = setup_intents.authenticate_setup(
+                resources.SetupIntent, intent.id, client_secret=secret, success=success
+            )
     except UserError:
         pass  # declined after authenticating: the intent says so
     name = "payment_intent" if kind == "payment_intents" else "setup_intent"
     status = "succeeded" if intent.status in ("succeeded", "processing") else "failed"
-    query = urlencode({name: intent.id, f"{name}_client_secret": secret,
-                       "redirect_status": status})
+    query = urlencode({name: intent.id, f"{name}_client_secret": secret, "redirect_status": status})
     raise web.HTTPSeeOther(f"{return_url}{'&' if '?' in return_url else '?'}{query}")
 
 

@@ -26,7 +26,17 @@ from localstripe.errors import UserError
 
 from fakestripe import shared_payment
 from fakestripe.core import card_error
-from fakestripe.stock import as_bool, choice, emit, no_such, origin, page, replace_api, route
+from fakestripe.stock import (
+    as_bool,
+    choice,
+    emit,
+    no_such,
+    origin,
+    page,
+    replace_api,
+    route,
+    stored,
+)
 
 PaymentIntent, SetupIntent, PaymentMethod, Customer = (
     resources.PaymentIntent,
@@ -64,7 +74,7 @@ def attach(method: Any, customer: str) -> None:
         emit("payment_method.attached", method)
 
 
-def _method(id: str, param: str = "payment_method") -> Any:
+def find_method(id: str, param: str = "payment_method") -> Any:
     """A stored PaymentMethod (a test id such as pm_card_visa makes a new one, as at Stripe)."""
     try:
         return PaymentMethod._api_retrieve(id)
@@ -72,7 +82,7 @@ def _method(id: str, param: str = "payment_method") -> Any:
         raise no_such("PaymentMethod", id, param) from None
 
 
-def _method_from_data(data: dict[str, Any]) -> tuple[Any, Any]:
+def method_from_data(data: dict[str, Any]) -> tuple[Any, Any]:
     """(PaymentMethod, granted token or None) for `payment_method_data`."""
     token_id = data.get("shared_payment_granted_token")
     if token_id is not None:
@@ -83,7 +93,9 @@ def _method_from_data(data: dict[str, Any]) -> tuple[Any, Any]:
                 "other payment_method_data fields.",
                 {"param": "payment_method_data", "code": "parameters_exclusive"},
             )
-        token = shared_payment.retrieve(token_id, param="payment_method_data[shared_payment_granted_token]")
+        token = shared_payment.retrieve(
+            token_id, param="payment_method_data[shared_payment_granted_token]"
+        )
         return shared_payment.payment_method(token), token
     fields = {k: v for k, v in data.items() if k != "allow_redisplay"}
     method = PaymentMethod(**fields)
@@ -104,8 +116,14 @@ _CREATE_EXTRAS = (
 )
 
 
-def create_intent(cls, confirm=None, off_session=None, payment_method_data=None,
-                  allowed_payment_method_types=None, **data):
+def create_intent(
+    cls,
+    confirm=None,
+    off_session=None,
+    payment_method_data=None,
+    allowed_payment_method_types=None,
+    **data,
+):
     confirm = as_bool(confirm, "confirm")
     off_session = _off_session(off_session)
     if off_session and not confirm:
@@ -122,10 +140,10 @@ def create_intent(cls, confirm=None, off_session=None, payment_method_data=None,
                 "You cannot provide both payment_method and payment_method_data.",
                 {"param": "payment_method_data", "code": "parameters_exclusive"},
             )
-        method, token = _method_from_data(payment_method_data)
+        method, token = method_from_data(payment_method_data)
         data["payment_method"] = method.id
     elif data.get("payment_method"):
-        data["payment_method"] = _method(data["payment_method"]).id
+        data["payment_method"] = find_method(data["payment_method"]).id
     intent = cls(**data)
     for name, value in extras.items():
         if name != "return_url":
@@ -138,8 +156,16 @@ def create_intent(cls, confirm=None, off_session=None, payment_method_data=None,
     return intent
 
 
-def confirm_intent(cls, id, payment_method=None, payment_method_data=None, off_session=None,
-                   return_url=None, setup_future_usage=None, **kwargs):
+def confirm_intent(
+    cls,
+    id,
+    payment_method=None,
+    payment_method_data=None,
+    off_session=None,
+    return_url=None,
+    setup_future_usage=None,
+    **kwargs,
+):
     if kwargs:
         raise UserError(400, "Unexpected " + ", ".join(kwargs.keys()))
     intent = cls._api_retrieve(id)
@@ -150,10 +176,10 @@ def confirm_intent(cls, id, payment_method=None, payment_method_data=None, off_s
             {"code": "payment_intent_unexpected_state"},
         )
     if payment_method_data is not None:
-        method, intent._granted_token = _method_from_data(payment_method_data)
+        method, intent._granted_token = method_from_data(payment_method_data)
         payment_method = method.id
     if payment_method is not None:
-        intent.payment_method = _method(payment_method).id
+        intent.payment_method = find_method(payment_method).id
     if intent.payment_method is None:
         raise UserError(
             400,
@@ -180,12 +206,17 @@ def _confirm(intent: Any, *, off_session: bool) -> None:
     intent._payment_error = None
     if intent.latest_charge is not None and intent.latest_charge.status == "failed":
         intent.latest_charge = None  # a new attempt after a decline
-    method = _method(intent.payment_method)
+    method = find_method(intent.payment_method)
     if intent._granted_token is not None:
         refusal = shared_payment.refusal(intent._granted_token, intent.amount, intent.currency)
         if refusal is not None:
-            _decline(intent, method, code="card_declined", decline_code="generic_decline",
-                     message=refusal)
+            _decline(
+                intent,
+                method,
+                code="card_declined",
+                decline_code="generic_decline",
+                message=refusal,
+            )
     if needs_authentication(method, off_session=off_session):
         if off_session:
             _decline(
@@ -195,7 +226,7 @@ def _confirm(intent: Any, *, off_session: bool) -> None:
                 decline_code="authentication_required",
                 message="Your card was declined. This transaction requires authentication.",
             )
-        intent.next_action = _next_action(intent, "payment_intents")
+        intent.next_action = next_action(intent, "payment_intents")
         emit("payment_intent.requires_action", intent)
         return
     intent._create_charge(on_failure_now=intent._report_failure)
@@ -221,11 +252,16 @@ def _decline(intent: Any, method: Any, *, code: str, decline_code: str, message:
     )
 
 
-def _next_action(intent: Any, kind: str) -> dict[str, Any]:
+def next_action(intent: Any, kind: str) -> dict[str, Any]:
     return_url = getattr(intent, "_return_url", None)
     if return_url:
-        url = f"{origin()}/_fake/authenticate/{kind}/{intent.id}?client_secret={intent.client_secret}"
-        return {"type": "redirect_to_url", "redirect_to_url": {"url": url, "return_url": return_url}}
+        url = (
+            f"{origin()}/_fake/authenticate/{kind}/{intent.id}?client_secret={intent.client_secret}"
+        )
+        return {
+            "type": "redirect_to_url",
+            "redirect_to_url": {"url": url, "return_url": return_url},
+        }
     return {
         "type": "use_stripe_sdk",
         "use_stripe_sdk": {"type": "three_d_secure_redirect", "stripe_js": ""},
@@ -258,113 +294,20 @@ def authenticate_intent(cls, id, client_secret=None, success=False, **kwargs):
     return intent
 
 
-# --- SetupIntents -------------------------------------------------------------------------------
-
-
-def create_setup(cls, confirm=None, payment_method=None, payment_method_data=None,
-                 return_url=None, description=None, allowed_payment_method_types=None,
-                 use_stripe_sdk=None, **data):
-    confirm = as_bool(confirm, "confirm")
-    intent = cls(payment_method_types=allowed_payment_method_types, **data)
-    intent.description = description
-    intent.last_setup_error = None
-    intent._return_url = return_url
-    if payment_method is not None:
-        intent.payment_method = _method(payment_method).id
-        intent.status = "requires_confirmation"
-    if payment_method_data is not None:
-        intent.payment_method = _method_from_data(payment_method_data)[0].id
-        intent.status = "requires_confirmation"
-    if confirm:
-        confirm_setup(cls, intent.id)
-    return intent
-
-
-def confirm_setup(cls, id, payment_method=None, payment_method_data=None, return_url=None,
-                  client_secret=None, use_stripe_sdk=None, **kwargs):
-    if kwargs:
-        raise UserError(400, "Unexpected " + ", ".join(kwargs.keys()))
-    intent = cls._api_retrieve(id)
-    if client_secret is not None and client_secret != intent.client_secret:
-        raise UserError(401, "Unauthorized")
-    if intent.status not in ("requires_payment_method", "requires_confirmation"):
-        raise UserError(
-            400,
-            f"You cannot confirm this SetupIntent because it has a status of {intent.status}.",
-            {"code": "setup_intent_unexpected_state"},
-        )
-    if payment_method_data is not None:
-        payment_method = _method_from_data(payment_method_data)[0].id
-    if payment_method is not None:
-        intent.payment_method = _method(payment_method).id
-    if intent.payment_method is None:
-        raise UserError(400, "A payment method is required to confirm this SetupIntent.",
-                        {"code": "setup_intent_unexpected_state"})
-    if return_url is not None:
-        intent._return_url = return_url
-    intent.last_setup_error = None
-    method = _method(intent.payment_method)
-    if method._attaching_is_declined():
-        intent.last_setup_error = {"type": "card_error", "code": "card_declined",
-                                   "decline_code": "generic_decline",
-                                   "message": "Your card was declined.",
-                                   "payment_method": method._export()}
-        intent.payment_method = None
-        intent.status = "requires_payment_method"
-        emit("setup_intent.setup_failed", intent)
-        raise card_error(402, "Your card was declined.", code="card_declined",
-                         decline_code="generic_decline", setup_intent=intent._export())
-    if needs_authentication(method, off_session=False):
-        intent.status = "requires_action"
-        intent.next_action = _next_action(intent, "setup_intents")
-        emit("setup_intent.requires_action", intent)
-        return intent
-    _setup_succeeded(intent, method)
-    return intent
-
-
-def _setup_succeeded(intent: Any, method: Any) -> None:
-    intent.status = "succeeded"
-    intent.next_action = None
-    method._set_up = True
-    if intent.customer:
-        attach(method, intent.customer)
-    emit("setup_intent.succeeded", intent)
-
-
-def authenticate_setup(cls, id, client_secret=None, success=False, **kwargs):
-    if kwargs:
-        raise UserError(400, "Unexpected " + ", ".join(kwargs.keys()))
-    intent = cls._api_retrieve(id)
-    if client_secret != intent.client_secret:
-        raise UserError(401, "Unauthorized")
-    if intent.status != "requires_action":
-        raise UserError(400, "This SetupIntent does not require an action.",
-                        {"code": "setup_intent_unexpected_state"})
-    method = _method(intent.payment_method)
-    if as_bool(success, "success"):
-        _setup_succeeded(intent, method)
-    else:
-        intent.status = "requires_payment_method"
-        intent.next_action = None
-        intent.payment_method = None
-        intent.last_setup_error = {
-            "type": "invalid_request_error",
-            "code": "setup_intent_authentication_failure",
-            "message": "The latest attempt to set up the payment method has failed because "
-            "authentication failed.",
-            "payment_method": method._export(),
-        }
-        emit("setup_intent.setup_failed", intent)
-    return intent
-
-
 # --- saved cards --------------------------------------------------------------------------------
 
 
-def list_methods(cls, url, customer=None, type=None, limit=None, starting_after=None,
-                 ending_before=None, allow_redisplay=None):
-    methods = [m for m in _stored_methods() if customer is None or m.customer == customer]
+def list_methods(
+    cls,
+    url,
+    customer=None,
+    type=None,
+    limit=None,
+    starting_after=None,
+    ending_before=None,
+    allow_redisplay=None,
+):
+    methods = [m for m in stored("payment_method") if customer is None or m.customer == customer]
     if customer is not None:
         Customer._api_retrieve(customer)
     if type is not None:
@@ -388,11 +331,6 @@ def retrieve_customer_method(id, payment_method, **_expand):
     if method is None or method.customer != id:
         raise no_such("PaymentMethod", payment_method, "payment_method")
     return method
-
-
-def _stored_methods() -> list[Any]:
-    found = [v for k, v in resources.store.items() if k.startswith("payment_method:")]
-    return list(reversed(found))
 
 
 class _Page:
@@ -420,20 +358,13 @@ def patch() -> None:
     PaymentIntent._api_authenticate = classmethod(authenticate_intent)
     PaymentIntent._on_success = on_success
     PaymentIntent._report_async_failure = report_async_failure
-    SetupIntent.description = None
-    SetupIntent.last_setup_error = None
-    SetupIntent._return_url = None
-    SetupIntent._api_create = classmethod(create_setup)
-    SetupIntent._api_confirm = classmethod(confirm_setup)
     PaymentMethod._api_list_all = classmethod(list_methods)
     replace_api("POST", "/v1/payment_intents/{id}/confirm", PaymentIntent._api_confirm)
     replace_api("POST", "/v1/payment_intents/{id}/_authenticate", PaymentIntent._api_authenticate)
-    replace_api("POST", "/v1/setup_intents/{id}/confirm", SetupIntent._api_confirm)
 
 
 def add_routes(app: Any) -> None:
-    route(app, "POST", "/v1/setup_intents/{id}/_authenticate",
-          lambda id, **data: authenticate_setup(SetupIntent, id, **data))
     route(app, "GET", "/v1/customers/{id}/payment_methods", list_customer_methods)
-    route(app, "GET", "/v1/customers/{id}/payment_methods/{payment_method}",
-          retrieve_customer_method)
+    route(
+        app, "GET", "/v1/customers/{id}/payment_methods/{payment_method}", retrieve_customer_method
+    )

@@ -20,7 +20,7 @@ from typing import Any
 
 import stripe.params
 from localstripe.errors import UserError
-from localstripe.server import get_post_data, unflatten_data
+from stripe import StripeObject
 from stripe._request_options import RequestOptions
 from typing_extensions import TypedDict, is_typeddict
 
@@ -149,7 +149,9 @@ def _check_hash(cls: type, data: Any, path: str) -> None:
                     param=name,
                     code=REMOVED[key],
                 )
-            raise refused(f"Received unknown parameter: {name}", param=name, code="parameter_unknown")
+            raise refused(
+                f"Received unknown parameter: {name}", param=name, code="parameter_unknown"
+            )
         _check_value(hints[key], value, _name(path, key))
     preview, relaxed = PREVIEW_FIELDS.get(cls.__name__, ({}, set()))
     optional = relaxed if any(key in data for key in preview) else set()
@@ -204,6 +206,11 @@ def _problem(hint: Any, value: Any, path: str) -> UserError | None:
         except UserError as error:
             return error
         return None
+    if isinstance(origin or hint, type) and issubclass(origin or hint, (dict, StripeObject)):
+        # The SDK's UntypedStripeObject: a hash of anything ("" unsets metadata, as at Stripe).
+        if isinstance(value, dict) or value == "":
+            return None
+        return refused(f"Invalid object: {path} must be a hash.", param=path)
     return _scalar_problem(hint, value, path)
 
 
@@ -226,11 +233,12 @@ def _scalar_problem(hint: Any, value: Any, path: str) -> UserError | None:
         ):
             return None
         return refused(f"Invalid decimal: {value}", param=path)
-    return None  # an untyped object (the SDK's UntypedStripeObject): anything goes
+    return None  # typed Any by the SDK
 
 
 def middleware():
     from aiohttp import web
+    from localstripe.server import get_post_data, unflatten_data
 
     compiled = [(method, re.compile(pattern), params) for method, pattern, params in ENDPOINTS]
 

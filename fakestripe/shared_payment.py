@@ -16,14 +16,12 @@ message naming the limit) and captures nothing; when the captured total reaches 
 token is deactivated (`consumed`), and `shared_payment.granted_token.used` is sent on each use.
 """
 
-from __future__ import annotations
-
 import time
-from typing import Any
+from typing import Any, NotRequired
 
 from localstripe import resources
 from localstripe.errors import UserError
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import TypedDict
 
 from fakestripe import params
 from fakestripe.stock import emit, no_such, route
@@ -62,22 +60,43 @@ class GrantedToken(resources.StripeObject):
     object = OBJECT
     _id_prefix = "spt_"
 
-    def __init__(self, payment_method: Any, currency: str, max_amount: int, expires_at: int | None,
-                 customer: str | None, shared_metadata: dict[str, str] | None):
+    def __init__(
+        self,
+        payment_method: Any,
+        currency: str,
+        max_amount: int,
+        expires_at: int | None,
+        customer: str | None,
+        shared_metadata: dict[str, str] | None,
+    ):
         super().__init__()
         self._payment_method = payment_method.id
         self.customer = customer
         self.deactivated_at = None
         self.deactivated_reason = None
         self.shared_metadata = shared_metadata or {}
-        self.usage_limits = {"currency": currency, "expires_at": expires_at, "max_amount": max_amount}
+        self.usage_limits = {
+            "currency": currency,
+            "expires_at": expires_at,
+            "max_amount": max_amount,
+        }
         self.usage_details = {"amount_captured": {"currency": currency, "value": 0}}
         card = payment_method.card
         self.payment_method_details = {
             "type": "card",
             "billing_details": payment_method.billing_details,
-            "card": {k: card[k] for k in ("brand", "country", "exp_month", "exp_year",
-                                          "fingerprint", "funding", "last4")},
+            "card": {
+                k: card[k]
+                for k in (
+                    "brand",
+                    "country",
+                    "exp_month",
+                    "exp_year",
+                    "fingerprint",
+                    "funding",
+                    "last4",
+                )
+            },
         }
 
     def _deactivate(self, reason: str) -> None:
@@ -102,13 +121,18 @@ def grant(payment_method=None, usage_limits=None, customer=None, shared_metadata
     max_amount = resources.try_convert_to_int(limits["max_amount"])
     expires_at = resources.try_convert_to_int(limits.get("expires_at"))
     if max_amount <= 0:
-        raise UserError(400, "usage_limits[max_amount] must be positive.",
-                        {"param": "usage_limits[max_amount]"})
+        raise UserError(
+            400, "usage_limits[max_amount] must be positive.", {"param": "usage_limits[max_amount]"}
+        )
     if expires_at is not None and expires_at <= time.time():
-        raise UserError(400, "usage_limits[expires_at] must be in the future.",
-                        {"param": "usage_limits[expires_at]"})
-    return GrantedToken(method, limits["currency"].lower(), max_amount, expires_at, customer,
-                        shared_metadata)
+        raise UserError(
+            400,
+            "usage_limits[expires_at] must be in the future.",
+            {"param": "usage_limits[expires_at]"},
+        )
+    return GrantedToken(
+        method, limits["currency"].lower(), max_amount, expires_at, customer, shared_metadata
+    )
 
 
 def retrieve(id: str, param: str = "id") -> GrantedToken:
@@ -130,8 +154,12 @@ def revoke(id: str, **_) -> GrantedToken:
 def payment_method(token: GrantedToken) -> Any:
     """The seller's own copy of the buyer's card, to charge the token with."""
     shared = resources.PaymentMethod._api_retrieve(token._payment_method)
-    card = {"number": shared._card_number, "exp_month": shared.card["exp_month"],
-            "exp_year": shared.card["exp_year"], "cvc": "123"}
+    card = {
+        "number": shared._card_number,
+        "exp_month": shared.card["exp_month"],
+        "exp_year": shared.card["exp_year"],
+        "cvc": "123",
+    }
     method = resources.PaymentMethod(type="card", card=card, billing_details=shared.billing_details)
     method.shared_payment_granted_token = token.id
     return method
@@ -147,8 +175,10 @@ def refusal(token: GrantedToken, amount: int, currency: str) -> str | None:
         return f"The shared payment granted token is limited to {limits['currency']}."
     captured = token.usage_details["amount_captured"]["value"]
     if captured + amount > limits["max_amount"]:
-        return (f"The amount exceeds the shared payment granted token's limit "
-                f"({limits['max_amount'] - captured} {limits['currency']} left).")
+        return (
+            f"The amount exceeds the shared payment granted token's limit "
+            f"({limits['max_amount'] - captured} {limits['currency']} left)."
+        )
     return None
 
 

@@ -23,9 +23,13 @@ def replace_api(method: str, url: str, func: Callable[..., Any]) -> None:
 
 def no_such(kind: str, id: str, param: str = "id") -> UserError:
     """Stripe's 404 for an unknown object."""
-    return UserError(
-        404, f"No such {kind}: '{id}'", {"code": "resource_missing", "param": param}
-    )
+    return UserError(404, f"No such {kind}: '{id}'", {"code": "resource_missing", "param": param})
+
+
+def not_implemented(name: str) -> UserError:
+    """A parameter Stripe has (the SDK's types passed it) that this fake does not implement:
+    refused, never ignored."""
+    return UserError(400, f"localstripe does not implement the parameter {name}.", {"param": name})
 
 
 def emit(event_type: str, obj: Any) -> None:
@@ -39,8 +43,13 @@ def stored(prefix: str) -> list[Any]:
     return list(reversed(found))
 
 
-def page(items: list[Any], url: str, limit: Any = None, starting_after: Any = None,
-         ending_before: Any = None) -> dict[str, Any]:
+def page(
+    items: list[Any],
+    url: str,
+    limit: Any = None,
+    starting_after: Any = None,
+    ending_before: Any = None,
+) -> dict[str, Any]:
     """A Stripe list object over `items` (already filtered and ordered)."""
     limit = resources.try_convert_to_int(limit) if limit is not None else 10
     if not isinstance(limit, int) or not 1 <= limit <= 100:
