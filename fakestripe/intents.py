@@ -55,6 +55,7 @@ _stock_requires_authentication = PaymentMethod._requires_authentication
 _stock_on_success = PaymentIntent._on_success
 _stock_report_async_failure = PaymentIntent._report_async_failure
 _stock_authenticate = PaymentIntent._api_authenticate.__func__
+_stock_cancel = PaymentIntent._api_cancel.__func__
 
 
 def needs_authentication(method: Any, *, off_session: bool) -> bool:
@@ -287,6 +288,12 @@ def report_async_failure(self):
         listener(self, False)
 
 
+def cancel_intent(cls, id, **params):
+    intent = _stock_cancel(cls, id, **params)
+    emit("payment_intent.canceled", intent)
+    return intent
+
+
 def authenticate_intent(cls, id, client_secret=None, success=False, **kwargs):
     intent = _stock_authenticate(cls, id, client_secret=client_secret, success=success, **kwargs)
     if intent._authentication_failed:
@@ -356,11 +363,13 @@ def patch() -> None:
     PaymentIntent._api_create = classmethod(create_intent)
     PaymentIntent._api_confirm = classmethod(confirm_intent)
     PaymentIntent._api_authenticate = classmethod(authenticate_intent)
+    PaymentIntent._api_cancel = classmethod(cancel_intent)
     PaymentIntent._on_success = on_success
     PaymentIntent._report_async_failure = report_async_failure
     PaymentMethod._api_list_all = classmethod(list_methods)
     replace_api("POST", "/v1/payment_intents/{id}/confirm", PaymentIntent._api_confirm)
     replace_api("POST", "/v1/payment_intents/{id}/_authenticate", PaymentIntent._api_authenticate)
+    replace_api("POST", "/v1/payment_intents/{id}/cancel", PaymentIntent._api_cancel)
 
 
 def add_routes(app: Any) -> None:
