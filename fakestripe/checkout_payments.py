@@ -31,14 +31,17 @@ def pay(session: CheckoutSession, method: Any, *, save: bool) -> str | None:
     saving = session.saved_payment_method_options or {}
     session._save_requested = save and saving.get("payment_method_save") == "enabled"
     if session.payment_intent is None:
-        data = session.payment_intent_data
         intent = resources.PaymentIntent._api_create(
             amount=session.amount_total,
             currency=session.currency,
             customer=session.customer,
-            **{k: v for k, v in data.items()},
+            **session.payment_intent_data,
         )
         session.payment_intent = intent.id
+    intent = resources.PaymentIntent._api_retrieve(session.payment_intent)
+    if intent.status == "requires_action":  # 3-D Secure left unfinished for another card
+        intent.next_action = None
+        intent.payment_method = None
     try:
         intent = resources.PaymentIntent._api_confirm(
             session.payment_intent, payment_method=method.id
@@ -68,9 +71,11 @@ def _complete(session: CheckoutSession, *, paid: bool) -> None:
     method = resources.PaymentMethod._api_retrieve(
         intent.payment_method or intent.latest_charge.payment_method
     )
+    if session.customer is None and (
+        session._save_requested or session.customer_creation == "always"
+    ):
+        session.customer = intent.customer = resources.Customer(email=session.customer_email).id
     if session._save_requested:
-        if session.customer is None:
-            session.customer = resources.Customer(email=session.customer_email).id
         method.allow_redisplay = "always"
         intents.attach(method, session.customer)
     email = session.customer_email

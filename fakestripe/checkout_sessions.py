@@ -1,11 +1,9 @@
 """Checkout Sessions in `payment` mode with Stripe's hosted page: create, retrieve, list, expire,
 line items, the Session object, its events, and expiry at `expires_at`.
 
-A session is paid on the hosted page (hosted_pages.py), which calls `pay` and `authenticate`
-here. Its PaymentIntent is made at the first attempt, as Stripe does, and confirmed again with
-each new card after a decline. The events: `checkout.session.completed` (payment_status `paid`,
-or `unpaid` for a debit that settles later, then `checkout.session.async_payment_succeeded` or
-`_failed`), and `checkout.session.expired`.
+A session is paid on the hosted page (hosted_pages.py, through checkout_payments.py); expiring
+it, by `expire` or at `expires_at`, cancels its unfinished PaymentIntent and sends
+`checkout.session.expired`.
 
 Parameters Stripe has (the SDK's types are checked first, params.py) but this fake does not
 implement are refused with a message saying so, never ignored.
@@ -21,7 +19,17 @@ from localstripe import resources
 from localstripe.errors import UserError
 
 from fakestripe import checkout_line_items, intents
-from fakestripe.stock import choice, emit, no_such, not_implemented, origin, page, route, stored
+from fakestripe.stock import (
+    Exported,
+    choice,
+    emit,
+    no_such,
+    not_implemented,
+    origin,
+    page,
+    route,
+    stored,
+)
 
 MIN_LIFETIME, MAX_LIFETIME = 30 * 60, 24 * 60 * 60
 INTENT_DATA = {
@@ -80,15 +88,7 @@ class CheckoutSession(resources.StripeObject):
         return body
 
     def _items_page(self, url: str, **params: Any) -> dict[str, Any]:
-        return page([_Item(item) for item in self._line_items], url, **params)
-
-
-class _Item:
-    def __init__(self, body: dict[str, Any]):
-        self.id, self.body = body["id"], body
-
-    def _export(self, expand=None):
-        return self.body
+        return page([Exported(item) for item in self._line_items], url, **params)
 
 
 def create(
@@ -175,7 +175,6 @@ def create(
         fields["expires_at"] = expires_at
     items = checkout_line_items.line_items(line_items)
     currency = checkout_line_items.currency_of(items, currency)
-    fields["_line_items"] = items
     fields["currency"] = currency
     fields["payment_intent_data"] = _intent_data(payment_intent_data)
     fields["saved_payment_method_options"] = _saving(saved_payment_method_options)
@@ -195,9 +194,7 @@ def create(
         locale=locale,
         submit_type=submit_type,
     )
-    return CheckoutSession(
-        **{k: v for k, v in fields.items() if not k.startswith("_")}, _line_items=items
-    )
+    return CheckoutSession(**fields, _line_items=items)
 
 
 def _url(value: Any, param: str) -> Any:
@@ -269,7 +266,7 @@ def list_sessions(
             or (s.customer_details or {}).get("email") == customer_details.get("email")
         )
     ]
-    return _List(page(sessions, "/v1/checkout/sessions", limit, starting_after, ending_before))
+    return Exported(page(sessions, "/v1/checkout/sessions", limit, starting_after, ending_before))
 
 
 def _created_matches(created: int, condition: Any) -> bool:
@@ -285,18 +282,10 @@ def stored_sessions() -> list[CheckoutSession]:
     return stored("checkout.session")
 
 
-class _List:
-    def __init__(self, body: dict[str, Any]):
-        self.body = body
-
-    def _export(self, expand=None):
-        return self.body
-
-
 def line_items(id: str, limit=None, starting_after=None, ending_before=None):
     session = retrieve(id)
     url = f"/v1/checkout/sessions/{id}/line_items"
-    return _List(
+    return Exported(
         session._items_page(
             url, limit=limit, starting_after=starting_after, ending_before=ending_before
         )

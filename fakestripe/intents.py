@@ -1,5 +1,4 @@
-"""PaymentIntents, SetupIntents and saved cards as Stripe has them, where localstripe 1.15.10
-differs:
+"""PaymentIntents and saved cards as Stripe has them, where localstripe 1.15.10 differs:
 
 - a PaymentIntent takes `setup_future_usage`, `payment_method_data`, `return_url`,
   `description`, `receipt_email`, `statement_descriptor(_suffix)`, `shipping` and
@@ -12,8 +11,9 @@ differs:
 - Stripe's regulatory test cards: 4000002500003155 authenticates unless set up (a SetupIntent or
   `setup_future_usage` made it reusable), 4000002760003184 always, 4000003800000446 only
   on-session;
-- a succeeded SetupIntent, or a PaymentIntent with `setup_future_usage` and a customer, attaches
-  its card to the customer (`payment_method.attached`); saved cards are listed per customer.
+- a PaymentIntent with `setup_future_usage` and a customer attaches its card to the customer
+  once paid (`payment_method.attached`; setup_intents.py does the same for SetupIntents);
+  saved cards are listed per customer, and a card another customer holds is not found.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from localstripe.errors import UserError
 from fakestripe import shared_payment
 from fakestripe.core import card_error
 from fakestripe.stock import (
+    Exported,
     as_bool,
     choice,
     emit,
@@ -38,9 +39,8 @@ from fakestripe.stock import (
     stored,
 )
 
-PaymentIntent, SetupIntent, PaymentMethod, Customer = (
+PaymentIntent, PaymentMethod, Customer = (
     resources.PaymentIntent,
-    resources.SetupIntent,
     resources.PaymentMethod,
     resources.Customer,
 )
@@ -321,7 +321,7 @@ def list_methods(
         methods = [m for m in methods if m.type == type]
     if allow_redisplay is not None:
         methods = [m for m in methods if m.allow_redisplay == allow_redisplay]
-    return _Page(page(methods, url, limit, starting_after, ending_before))
+    return Exported(page(methods, url, limit, starting_after, ending_before))
 
 
 def list_customer_methods(id, **params):
@@ -338,16 +338,6 @@ def retrieve_customer_method(id, payment_method, **_expand):
     if method is None or method.customer != id:
         raise no_such("PaymentMethod", payment_method, "payment_method")
     return method
-
-
-class _Page:
-    """A ready list object, for localstripe's handlers (they call `_export`)."""
-
-    def __init__(self, body: dict[str, Any]):
-        self.body = body
-
-    def _export(self, expand=None):
-        return self.body
 
 
 def patch() -> None:

@@ -43,6 +43,16 @@ def stored(prefix: str) -> list[Any]:
     return list(reversed(found))
 
 
+class Exported:
+    """A body ready to answer with: localstripe's handlers and lists call `_export`."""
+
+    def __init__(self, body: dict[str, Any]):
+        self.id, self.body = body.get("id"), body
+
+    def _export(self, expand=None):
+        return self.body
+
+
 def page(
     items: list[Any],
     url: str,

@@ -106,6 +106,35 @@ def test_3d_secure_failed_declines_and_leaves_the_session_open(client):
     assert intent.last_payment_error.code == "payment_intent_authentication_failure"
 
 
+def test_leaving_3d_secure_for_another_card_pays_with_that_card(client):
+    session = client.v1.checkout.sessions.create(params=session_params())
+    pay(session, "4000002760003184")
+    assert pay(session, "4242424242424242").status_code == 303
+    paid = client.v1.checkout.sessions.retrieve(session.id)
+    intent = client.v1.payment_intents.retrieve(paid.payment_intent)
+    assert (paid.payment_status, intent.status) == ("paid", "succeeded")
+    assert client.v1.payment_methods.retrieve(intent.payment_method).card.last4 == "4242"
+
+
+def test_saving_or_customer_creation_always_makes_a_customer_for_a_guest(client):
+    saving = {"saved_payment_method_options": {"payment_method_save": "enabled"}}
+    guest = client.v1.checkout.sessions.create(
+        params=session_params(customer_email="guest@example.com", **saving)
+    )
+    assert guest.customer is None
+    pay(guest, "4242424242424242", save=True)
+    customer = client.v1.checkout.sessions.retrieve(guest.id).customer
+    assert [card.card.last4 for card in _saved_cards(client, customer)] == ["4242"]
+    always = client.v1.checkout.sessions.create(params=session_params(customer_creation="always"))
+    pay(always, "4242424242424242")
+    made = client.v1.checkout.sessions.retrieve(always.id)
+    assert made.customer and _saved_cards(client, made.customer) == []
+    assert client.v1.payment_intents.retrieve(made.payment_intent).customer == made.customer
+    unsaved = client.v1.checkout.sessions.create(params=session_params())
+    pay(unsaved, "4242424242424242")
+    assert client.v1.checkout.sessions.retrieve(unsaved.id).customer is None
+
+
 def test_authenticated_then_declined_for_insufficient_funds(client):
     session = client.v1.checkout.sessions.create(params=session_params())
     pay(session, "4000008260003178")

@@ -9,6 +9,8 @@ import httpx
 import pytest
 import stripe
 
+from tests.localstripe import API_KEY
+
 
 @pytest.fixture
 def customer(client) -> str:
@@ -64,7 +66,7 @@ def test_a_card_set_up_with_3d_secure_then_pays_off_session_without_it(client, f
     done = httpx.post(
         f"{fake}/v1/setup_intents/{setup.id}/_authenticate",
         data={"client_secret": setup.client_secret, "success": "true"},
-        auth=(client._requestor.api_key, ""),
+        auth=(API_KEY, ""),
     )
     assert done.json()["status"] == "succeeded"
     (card,) = client.v1.customers.payment_methods.list(customer).data
@@ -166,7 +168,7 @@ def test_without_a_return_url_3d_secure_uses_the_sdk_and_authenticates_by_api(cl
     done = httpx.post(
         f"{fake}/v1/payment_intents/{intent.id}/_authenticate",
         data={"client_secret": intent.client_secret, "success": "true"},
-        auth=(client._requestor.api_key, ""),
+        auth=(API_KEY, ""),
     )
     assert done.json()["status"] == "succeeded"
 
