@@ -11,16 +11,12 @@ from typing import Any
 from localstripe import resources
 from localstripe.errors import UserError
 
-from fakestripe.stock import no_such, not_implemented
+from fakestripe.stock import missing, no_such, not_implemented
 
 
 def line_items(line_items: Any) -> list[dict[str, Any]]:
     if not line_items:
-        raise UserError(
-            400,
-            "line_items is required in payment mode.",
-            {"param": "line_items", "code": "parameter_missing"},
-        )
+        raise missing("line_items")  # required in payment mode
     if len(line_items) > 100:
         raise UserError(
             400, "A Checkout Session can have at most 100 line items.", {"param": "line_items"}
@@ -41,11 +37,7 @@ def _line_item(item: dict[str, Any], path: str) -> dict[str, Any]:
         )
     quantity = resources.try_convert_to_int(item.get("quantity"))
     if not isinstance(quantity, int) or quantity < 1:
-        raise UserError(
-            400,
-            f"Missing required param: {path}[quantity].",
-            {"param": f"{path}[quantity]", "code": "parameter_missing"},
-        )
+        raise missing(f"{path}[quantity]")
     for name in set(data) - {"currency", "product", "product_data", "unit_amount", "tax_behavior"}:
         raise not_implemented(f"{path}[price_data][{name}]")
     if ("product" in data) == ("product_data" in data):
@@ -56,11 +48,7 @@ def _line_item(item: dict[str, Any], path: str) -> dict[str, Any]:
         )
     unit_amount = resources.try_convert_to_int(data.get("unit_amount"))
     if not isinstance(unit_amount, int) or unit_amount < 0:
-        raise UserError(
-            400,
-            f"Missing required param: {path}[price_data][unit_amount].",
-            {"param": f"{path}[price_data][unit_amount]", "code": "parameter_missing"},
-        )
+        raise missing(f"{path}[price_data][unit_amount]")
     product = _product(data, path)
     currency = data["currency"].lower()
     created = int(time.time())

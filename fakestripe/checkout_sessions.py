@@ -23,6 +23,7 @@ from fakestripe.stock import (
     Exported,
     choice,
     emit,
+    missing,
     no_such,
     not_implemented,
     origin,
@@ -114,9 +115,7 @@ def create(
     for name in other:
         raise not_implemented(name)
     if mode is None:
-        raise UserError(
-            400, "Missing required param: mode.", {"param": "mode", "code": "parameter_missing"}
-        )
+        raise missing("mode")
     choice(mode, "mode", ("payment", "setup", "subscription"))
     if mode != "payment":
         raise not_implemented(f"mode={mode}")

@@ -26,6 +26,12 @@ def no_such(kind: str, id: str, param: str = "id") -> UserError:
     return UserError(404, f"No such {kind}: '{id}'", {"code": "resource_missing", "param": param})
 
 
+def missing(param: str) -> UserError:
+    return UserError(
+        400, f"Missing required param: {param}.", {"param": param, "code": "parameter_missing"}
+    )
+
+
 def not_implemented(name: str) -> UserError:
     """A parameter Stripe has (the SDK's types passed it) that this fake does not implement:
     refused, never ignored."""

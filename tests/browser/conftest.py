@@ -7,6 +7,7 @@ must all be empty when the test ends.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -145,15 +146,24 @@ def flush_reports(page: Page) -> None:
         page.evaluate("1")
 
 
-@pytest.fixture
-def context(browser: Browser, server: str, problems: BrowserProblems) -> Iterator[BrowserContext]:
-    context = new_context(browser, server, problems)
+@contextlib.contextmanager
+def watched_context(
+    browser: Browser, base_url: str, problems: BrowserProblems
+) -> Iterator[BrowserContext]:
+    """A context whose pages must all end with no CSP violation, console or page error."""
+    context = new_context(browser, base_url, problems)
     yield context
     for open_page in context.pages:
         flush_reports(open_page)
     context.close()
     unexpected = problems.unexpected()
     assert not unexpected, "browser problems:\n" + json.dumps(unexpected, indent=2, default=str)
+
+
+@pytest.fixture
+def context(browser: Browser, server: str, problems: BrowserProblems) -> Iterator[BrowserContext]:
+    with watched_context(browser, server, problems) as context:
+        yield context
 
 
 @pytest.fixture

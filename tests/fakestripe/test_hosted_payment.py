@@ -1,6 +1,6 @@
 """Paying a Checkout Session on the fake's hosted page (its form submitted over HTTP here;
-test_hosted_page_browser.py clicks the same page in Chromium): the outcomes, the card saved only
-when the person asks, and the events each one sends."""
+tests/browser/test_fake_stripe_checkout.py clicks the same page in Chromium): the outcomes, the
+card saved only when the person asks, and the events each one sends."""
 
 from __future__ import annotations
 

@@ -30,6 +30,18 @@ def _charge_off_session(client, customer: str, method: str) -> stripe.PaymentInt
     )
 
 
+def _on_session_needing_authentication(client, **params) -> stripe.PaymentIntent:
+    return client.v1.payment_intents.create(
+        params={
+            "amount": 1500,
+            "currency": "eur",
+            "confirm": True,
+            "payment_method": "pm_card_authenticationRequired",
+            **params,
+        }
+    )
+
+
 def test_a_confirmed_setup_intent_attaches_its_card_to_the_customer(client, customer, webhooks):
     setup = client.v1.setup_intents.create(params={"customer": customer, "usage": "off_session"})
     setup = client.v1.setup_intents.confirm(setup.id, params={"payment_method": "pm_card_visa"})
@@ -109,15 +121,8 @@ def test_an_unset_card_needing_authentication_unless_set_up_is_declined_off_sess
 def test_on_session_3d_secure_redirects_to_an_authentication_page_and_back(
     client, customer, outcome, status, redirect
 ):
-    intent = client.v1.payment_intents.create(
-        params={
-            "amount": 1500,
-            "currency": "eur",
-            "customer": customer,
-            "confirm": True,
-            "payment_method": "pm_card_authenticationRequired",
-            "return_url": "https://shop.example/back?order=1",
-        }
+    intent = _on_session_needing_authentication(
+        client, customer=customer, return_url="https://shop.example/back?order=1"
     )
     assert intent.status == "requires_action"
     assert intent.next_action.type == "redirect_to_url"
@@ -138,15 +143,7 @@ def test_on_session_3d_secure_redirects_to_an_authentication_page_and_back(
 
 
 def test_the_authentication_page_wants_the_intents_client_secret(client, customer):
-    intent = client.v1.payment_intents.create(
-        params={
-            "amount": 1500,
-            "currency": "eur",
-            "confirm": True,
-            "payment_method": "pm_card_authenticationRequired",
-            "return_url": "https://shop.example/",
-        }
-    )
+    intent = _on_session_needing_authentication(client, return_url="https://shop.example/")
     url = intent.next_action.redirect_to_url.url.split("?")[0]
     assert httpx.get(url, params={"client_secret": "wrong"}).status_code == 401
     assert (
@@ -156,14 +153,7 @@ def test_the_authentication_page_wants_the_intents_client_secret(client, custome
 
 
 def test_without_a_return_url_3d_secure_uses_the_sdk_and_authenticates_by_api(client, fake):
-    intent = client.v1.payment_intents.create(
-        params={
-            "amount": 1500,
-            "currency": "eur",
-            "confirm": True,
-            "payment_method": "pm_card_authenticationRequired",
-        }
-    )
+    intent = _on_session_needing_authentication(client)
     assert intent.next_action.type == "use_stripe_sdk"
     done = httpx.post(
         f"{fake}/v1/payment_intents/{intent.id}/_authenticate",

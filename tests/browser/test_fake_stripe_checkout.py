@@ -1,20 +1,19 @@
-"""The hosted Checkout page in Chromium, clicked as a person would: pay, save the card or not,
+"""The fake Stripe's hosted Checkout page (fakestripe/hosted_pages.py) in Chromium, clicked as a person would: pay, save the card or not,
 3-D Secure completed or failed, a decline, and going back to the shop. The shop's success and
 cancel pages are answered by the browser context itself (shop.example is not on the network)."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.conftest import BrowserProblems, browser, flush_reports, new_context
-from tests.fakestripe.conftest import session_params
+from tests.browser.conftest import BrowserProblems, watched_context
+from tests.fakestripe.conftest import client, fake, session_params
 
-__all__ = ["browser"]  # the session's Chromium, shared with the other browser tests
+__all__ = ["client", "fake"]  # the fake Stripe's fixtures (tests/fakestripe/conftest.py)
 
 pytestmark = pytest.mark.browser
 SHOP = "https://shop.example"
@@ -22,21 +21,15 @@ SHOP = "https://shop.example"
 
 @pytest.fixture
 def context(browser: Browser, fake: str) -> Iterator[BrowserContext]:
-    problems = BrowserProblems()
-    context = new_context(browser, fake, problems)
-    context.route(
-        f"{SHOP}/**",
-        lambda route: route.fulfill(
-            content_type="text/html",
-            body="<!doctype html><title>Shop</title><h1>Back at the shop</h1>",
-        ),
-    )
-    yield context
-    for open_page in context.pages:
-        flush_reports(open_page)
-    context.close()
-    unexpected = problems.unexpected()
-    assert not unexpected, "browser problems:\n" + json.dumps(unexpected, indent=2, default=str)
+    with watched_context(browser, fake, BrowserProblems()) as context:
+        context.route(
+            f"{SHOP}/**",
+            lambda route: route.fulfill(
+                content_type="text/html",
+                body="<!doctype html><title>Shop</title><h1>Back at the shop</h1>",
+            ),
+        )
+        yield context
 
 
 @pytest.fixture
