@@ -1,5 +1,5 @@
-"""The first patches: an in-memory store, Stripe's decline test cards, card errors shaped like
-Stripe's, and the `Idempotency-Key` header honoured."""
+"""The first patches: an in-memory store, lists newest first, Stripe's decline and 3-D Secure
+test cards, card errors shaped like Stripe's, and the `Idempotency-Key` header honoured."""
 
 from __future__ import annotations
 
@@ -43,6 +43,16 @@ def patch() -> None:
     # every localstripe on the machine.
     resources.Store.dump_to_disk = lambda self: None
     resources.Store.try_load_from_disk = lambda self: None
+
+    list_all = resources.StripeObject._api_list_all.__func__
+
+    def newest_first(cls, url, limit=None, starting_after=None, **kwargs):
+        # Stripe lists newest first; localstripe lists in the order objects were made.
+        page = list_all(cls, url, limit=limit, starting_after=starting_after, **kwargs)
+        page._list.reverse()
+        return page
+
+    resources.StripeObject._api_list_all = classmethod(newest_first)
 
     canonical = PaymentMethod._try_get_canonical_test_article.__func__
 

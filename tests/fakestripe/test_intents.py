@@ -239,3 +239,14 @@ def test_saved_cards_are_per_customer(client, customer):
     assert [m.id for m in listed.data] == [mine.id]
     client.v1.payment_methods.detach(mine.id)
     assert client.v1.customers.payment_methods.list(customer).data == []
+
+
+def test_lists_are_newest_first_as_at_stripe(client):
+    made = [
+        client.v1.payment_intents.create(params={"amount": 100 + n, "currency": "eur"}).id
+        for n in range(3)
+    ]
+    listed = client.v1.payment_intents.list(params={"limit": 2})
+    assert [i.id for i in listed.data] == made[::-1][:2] and listed.has_more
+    rest = client.v1.payment_intents.list(params={"starting_after": made[1]})
+    assert [i.id for i in rest.data] == [made[0]]
