@@ -9,6 +9,7 @@ interest tags, a price range and a sentence of description) with a private, fixe
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -17,24 +18,34 @@ CURRENCY = "USD"
 OUT_OF_STOCK_SHARE = 0.06
 DISCONTINUED_SHARE = 0.04
 MAX_STOCK = 60
-# Demo pictures are static files, one per category, made by bin/make_demo_pictures.py. The
-# version is part of the name so they can be cached for ever; change the art, bump it.
-PICTURE_VERSION = 1
+# Demo pictures are static files, one per product noun (its variants share it), made by
+# bin/build_product_pictures.py. The version is part of the name so they can be cached for
+# ever; change the art, bump it.
+PICTURE_VERSION = 2
 PICTURE_SIZE = (320, 240)
 
 
-def picture_path(category: str) -> str:
-    return f"widget/products/{category}.v{PICTURE_VERSION}.svg"
+def picture_path(category: str, noun: str) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", noun.lower()).strip("-")
+    return f"widget/products/{category}/{slug}.v{PICTURE_VERSION}.svg"
 
 
-def _picture(category: str, name: str) -> dict:
+def _picture(category: str, noun: str, name: str) -> dict:
     width, height = PICTURE_SIZE
     return {
-        "image": picture_path(category),
+        "image": picture_path(category, noun),
         "image_width": width,
         "image_height": height,
         "image_alt": f"{name} (illustration)",
     }
+
+
+def pictured_nouns() -> dict[str, list[str]]:
+    """Each category's product nouns, one picture each: the templates' and the test products'."""
+    nouns = {category: [t.noun for t in spec.templates] for category, spec in _CATALOG.items()}
+    for product in TEST_PRODUCTS:
+        nouns[product["category"]].append(_TEST_PRODUCT_NOUNS[product["sku"]])
+    return nouns
 
 
 # Kept in step with gifts.schemas.CATEGORIES (a test checks it); copied rather than
@@ -58,6 +69,13 @@ CATEGORY_CODES: dict[str, str] = {
     "stationery": "STA",
     "toys": "TOY",
     "wellness": "WEL",
+}
+
+# The test products' nouns, for their pictures.
+_TEST_PRODUCT_NOUNS = {
+    "GG-TEST-LAST3": "Espresso Cups",
+    "GG-TEST-SOLDOUT": "Pour-Over Kettle",
+    "GG-TEST-GONE": "Coffee Scale",
 }
 
 # Fixed products the tests rely on: low stock, sold out and discontinued coffee gear.
@@ -1132,7 +1150,7 @@ def demo_products() -> list[dict]:
                         "active": True,
                         "age_min": age_min,
                         "age_max": age_max,
-                        **_picture(category, f"{variant} {template.noun}"),
+                        **_picture(category, template.noun, f"{variant} {template.noun}"),
                     }
                 )
     indexes = list(range(len(generated)))
@@ -1144,7 +1162,11 @@ def demo_products() -> list[dict]:
     for index in discontinued:
         generated[index]["active"] = False
     fixed = [
-        {**product, "tags": list(product["tags"]), **_picture(product["category"], product["name"])}
+        {
+            **product,
+            "tags": list(product["tags"]),
+            **_picture(product["category"], _TEST_PRODUCT_NOUNS[product["sku"]], product["name"]),
+        }
         for product in TEST_PRODUCTS
     ]
     return fixed + generated

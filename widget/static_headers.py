@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-# widget/products/<name>.v<N>.svg: the version changes whenever the picture does.
-VERSIONED_PICTURE = re.compile(r"/widget/products/[\w-]+\.v\d+\.svg$")
+# widget/products/[<category>/]<name>.v<N>.svg: the version changes whenever the picture does.
+VERSIONED_PICTURE = re.compile(r"/widget/products/(?:[\w-]+/)?[\w-]+\.v\d+\.svg$")
 ONE_YEAR = 365 * 24 * 3600
 
 

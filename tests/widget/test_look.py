@@ -8,16 +8,14 @@ import os
 import re
 import subprocess
 import sys
-from xml.etree import ElementTree
 
 import pytest
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
-from django.test import Client, override_settings
+from django.test import override_settings
 from django.utils import translation
 
 from giftgenius.transports.mcp import widget_resource_meta
-from gifts.demo_catalog import CATEGORY_CODES, demo_products, picture_path
 from gifts.models import WorkflowContext
 from tests import REPO_ROOT
 from tests.fixtures import BOTH_DATABASES, paid_order, start, suggest
@@ -31,7 +29,7 @@ from widget.shell import gzipped_size, render_widget_shell
 pytestmark = pytest.mark.django_db
 PICTURE = {
     **GIFT,
-    "image": "/static/widget/products/kitchen.v1.svg",
+    "image": "/static/widget/products/kitchen/tea-kettle.v2.svg",
     "image_width": 320,
     "image_height": 240,
     "image_alt": "Pour-over kettle (illustration)",
@@ -158,7 +156,7 @@ def test_real_suggestions_explain_themselves_in_polish(api, demo_catalog):
 
 def test_cards_show_a_lazy_picture_of_fixed_size_with_alt_text():
     (img,) = img_tags(suggestions([PICTURE], origin="https://shop.example"))
-    assert 'src="https://shop.example/static/widget/products/kitchen.v1.svg"' in img
+    assert 'src="https://shop.example/static/widget/products/kitchen/tea-kettle.v2.svg"' in img
     assert 'width="320"' in img and 'height="240"' in img and 'loading="lazy"' in img
     assert 'alt="Pour-over kettle (illustration)"' in img
     assert "onerror" not in img  # the fallback is CSS: the initial behind the picture
@@ -168,7 +166,9 @@ def test_cards_show_a_lazy_picture_of_fixed_size_with_alt_text():
 def test_the_mcp_widget_gets_pictures_on_the_public_origin():
     with override_settings(WIDGET_IMAGE_BASE_URL="https://giftgenius.example"):
         (img,) = img_tags(suggestions([PICTURE]))
-    assert 'src="https://giftgenius.example/static/widget/products/kitchen.v1.svg"' in img
+    assert (
+        'src="https://giftgenius.example/static/widget/products/kitchen/tea-kettle.v2.svg"' in img
+    )
 
 
 def test_a_catalogs_own_absolute_picture_url_is_kept():
@@ -179,34 +179,6 @@ def test_a_catalogs_own_absolute_picture_url_is_kept():
 
 def test_a_product_without_a_picture_has_no_img():
     assert img_tags(suggestions([GIFT])) == []
-
-
-def test_every_demo_product_points_at_a_small_shipped_svg():
-    products = demo_products()
-    paths = {p["image"] for p in products}
-    assert paths == {picture_path(c) for c in CATEGORY_CODES}
-    for path in paths:
-        file = REPO_ROOT / "static" / path
-        assert file.stat().st_size <= 8 * 1024
-        svg = ElementTree.parse(file).getroot()  # noqa: S314 - our own committed file
-        assert svg.tag == "{http://www.w3.org/2000/svg}svg"
-        assert (svg.get("width"), svg.get("height")) == ("320", "240")
-    assert all(p["image_alt"] and p["image_width"] == 320 for p in products)
-
-
-def test_the_picture_script_reproduces_the_committed_files(tmp_path):
-    before = {p: (REPO_ROOT / "static" / p).read_bytes() for p in map(picture_path, CATEGORY_CODES)}
-    subprocess.run([sys.executable, str(REPO_ROOT / "bin" / "make_demo_pictures.py")], check=True)
-    assert {p: (REPO_ROOT / "static" / p).read_bytes() for p in before} == before
-
-
-def test_demo_pictures_are_cached_for_a_year_and_other_static_files_are_not():
-    client = Client()
-    picture = client.get("/static/widget/products/kitchen.v1.svg")
-    assert picture.status_code == 200 and picture["Content-Type"] == "image/svg+xml"
-    assert picture["Cache-Control"] == "public, max-age=31536000, immutable"
-    css = client.get("/static/widget/widget.css")
-    assert css.status_code == 200 and "immutable" not in css.get("Cache-Control", "")
 
 
 @pytest.mark.django_db(transaction=True, databases=BOTH_DATABASES)
@@ -226,7 +198,9 @@ def test_summary_and_completed_order_show_the_gifts_picture(api, demo_catalog):
     )
     for html in (summary, done):
         (img,) = img_tags(html)
-        assert re.search(r'src="http://testserver/static/widget/products/\w+\.v1\.svg"', img)
+        assert re.search(
+            r'src="http://testserver/static/widget/products/\w+/[\w-]+\.v\d+\.svg"', img
+        )
         assert 'alt="' in img and 'alt=""' not in img
     # Next steps go into the chat as the person's own words, in their language (contract (b)).
     buttons = re.findall(r"<button [^>]*data-gg-follow-?up=[^>]*>[^<]+<", done)
