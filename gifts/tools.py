@@ -35,6 +35,7 @@ from tool_runtime.registry import (
     register,
     tools_allowed_in,
 )
+from tool_runtime.validation import InputCheck
 
 
 def workflow_state(workflow: WorkflowContext) -> WorkflowState:
@@ -282,6 +283,7 @@ register(
         ),
         handler=select_gift_tool,
         scope=GIFTS_WRITE,
+        input_checks=(InputCheck("product_id", services.unknown_product_error),),
         allowed_steps=frozenset({Step.IDEAS, Step.GIFT_SELECTED}),
         widget_accessible=True,
         invoking="Selecting the gift…",

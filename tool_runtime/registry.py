@@ -12,6 +12,7 @@ from django.utils.functional import Promise
 from pydantic import BaseModel
 
 from tool_runtime.errors import ToolError
+from tool_runtime.validation import InputCheck
 from tool_runtime.workflows import Workflow
 
 if TYPE_CHECKING:
@@ -94,6 +95,9 @@ class ToolSpec:
     # Workflow steps in which the tool may run; None means the tool is not gated by step.
     allowed_steps: frozenset[str] | None = None
     requires_idempotency_key: bool = False
+    # Side-effect-free checks of arguments the schema cannot state (an id that must exist),
+    # reported with the schema's findings before any idempotency key is claimed.
+    input_checks: tuple[InputCheck, ...] = ()
     widget_accessible: bool = False
     # Only a person's click in the widget may call it: MCP Apps hosts hide it from the model.
     app_only: bool = False
