@@ -153,7 +153,7 @@ class SuggestGiftsInput(ToolInput):
     )
     workflow_id: UUID = WorkflowId
     relationship: Relationship = Field(description="Who the gift is for.")
-    interests: list[Annotated[PrintableText, Field(max_length=40)]] = Field(
+    interests: list[Annotated[PrintableText, Field(min_length=1, max_length=40)]] = Field(
         min_length=1,
         max_length=10,
         description="The recipient's interests, e.g. ['cooking', 'hiking'].",

@@ -127,12 +127,12 @@ class Selection:
 
 
 def unknown_product_error(product_id: int) -> ToolError | None:
-    """PRODUCT_NOT_OFFERED for an id no product has (an invented one), else None. No side
-    effect: select_gift declares it as an input check, run with validation."""
+    """NOT_FOUND for an id no product has (an invented one), else None. No side effect:
+    select_gift declares it as an input check, run with validation."""
     if Product.objects.filter(pk=product_id).exists():
         return None
     return ToolError(
-        "PRODUCT_NOT_OFFERED",
+        "NOT_FOUND",
         f"There is no product {product_id}: product ids come from this workflow's "
         "suggest_gifts or search_products results; never invent one.",
         field="product_id",

@@ -116,7 +116,7 @@ def test_an_invented_product_id_is_reported_with_the_schemas_findings(api):
     ).error
     found = entries(error)
     assert found["extra"]["unknown"] is True
-    assert found["product_id"]["code"] == "PRODUCT_NOT_OFFERED"
+    assert found["product_id"]["code"] == "NOT_FOUND"
     assert "never invent" in found["product_id"]["message"]
 
 
