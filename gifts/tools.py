@@ -230,10 +230,13 @@ register(
         ),
         input_model=SuggestGiftsInput,
         output_model=SuggestGiftsOutput,
+        # It records what it found in the workflow (decision 013): not read-only, but additive
+        # and repeatable (the same call leaves the same record).
         annotations=Annotations(
-            read_only=True, destructive=False, idempotent=None, open_world=False
+            read_only=False, destructive=False, idempotent=True, open_world=False
         ),
         handler=suggest_gifts_tool,
+        batched_log=True,
         scope=GIFTS_WRITE,  # it records the brief and the ideas in the workflow
         allowed_steps=steps.BEFORE_CHECKOUT,
         widget_accessible=True,
@@ -255,10 +258,13 @@ register(
         ),
         input_model=SearchProductsInput,
         output_model=SearchProductsOutput,
+        # It records what it found in the workflow (decision 013): not read-only, but additive
+        # and repeatable (the same call leaves the same record).
         annotations=Annotations(
-            read_only=True, destructive=False, idempotent=None, open_world=False
+            read_only=False, destructive=False, idempotent=True, open_world=False
         ),
         handler=search_products_tool,
+        batched_log=True,
         scope=GIFTS_READ,
         workflow_scope=GIFTS_WRITE,
         allowed_steps=steps.BEFORE_CHECKOUT,

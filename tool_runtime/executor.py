@@ -320,5 +320,5 @@ def _record(
     )
     # Only a read's first-time success may wait in the batch: failures feed the loop guard and
     # a write's row is part of what it did (tool_runtime.call_log says what a crash may lose).
-    deferrable = spec.annotations.read_only and outcome.ok and not outcome.replayed
+    deferrable = spec.log_may_wait and outcome.ok and not outcome.replayed
     call_log.write(fields=row, deferrable=deferrable)

@@ -101,6 +101,10 @@ class ToolSpec:
     widget_accessible: bool = False
     # Only a person's click in the widget may call it: MCP Apps hosts hide it from the model.
     app_only: bool = False
+    # Its first-time success's call-log row may wait in the batch (decision 010): every
+    # read-only tool, and a tool whose only write is the workflow's repeatable record of what
+    # it showed (decision 013). None: whether it is read-only.
+    batched_log: bool | None = None
     invoking: str = "Working…"
     invoked: str = "Done"
     # Whether its arguments name a workflow: decided once here, as every call asks it (and
@@ -114,6 +118,10 @@ class ToolSpec:
             if scope not in SCOPES:
                 raise ValueError(f"{self.name}: scope {scope!r} is not one of {sorted(SCOPES)}")
         object.__setattr__(self, "takes_workflow", "workflow_id" in self.input_model.model_fields)
+
+    @property
+    def log_may_wait(self) -> bool:
+        return self.annotations.read_only if self.batched_log is None else self.batched_log
 
     def scope_for(self, *, names_workflow: bool) -> str:
         """The OAuth scope this call needs."""
