@@ -15,7 +15,6 @@ from uuid import UUID
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from gifts.schemas import StepId, WorkflowId
-from tool_runtime.idempotency import EXAMPLE_KEY
 from tool_runtime.schemas import ToolInput, ToolOutput
 from tool_runtime.text import PrintableText
 
@@ -43,6 +42,7 @@ ORDER_STATUSES = ("draft", "processing", "payment_pending", "completed", "failed
 OrderStatusName = Literal[ORDER_STATUSES]  # type: ignore[valid-type]
 EXAMPLE_WORKFLOW = "3f2b8c1e-6d4a-4f7b-9c2e-1a5d7e9f0b34"
 EXAMPLE_ORDER = "9b1d5c7e-2f4a-4e8b-a6c3-0d2e4f6a8b10"
+EXAMPLE_KEY = "5e0c2a94-7b1d-4c3e-9f8a-6d2b1c0e4f37"
 
 
 def _upper(value: Any) -> Any:

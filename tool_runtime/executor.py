@@ -86,6 +86,7 @@ def execute_tool(
                 arguments,
                 checks=spec.input_checks,
                 missing=idempotency.missing_key(spec),
+                fresh_examples=idempotency.fresh_key_example(spec),
             )
             context = ToolContext(
                 principal=principal, correlation_id=cid, transport=transport, locale=locale

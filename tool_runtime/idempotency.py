@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import json
+import uuid
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import cache
@@ -41,8 +42,6 @@ KEY_EXPECTED = (
     "8 to 200 characters: letters A-Z or a-z, digits 0-9, '_' or '-' (a new UUID for each "
     "user action is ideal)"
 )
-# A key is the caller's own to make: any fresh UUID will do, so this example is a real one.
-EXAMPLE_KEY = "5e0c2a94-7b1d-4c3e-9f8a-6d2b1c0e4f37"
 
 log = get_logger("tool_runtime.idempotency")
 
@@ -100,9 +99,14 @@ def missing_key(spec: ToolSpec) -> dict[str, ToolError]:
             "as invalid leaves no key behind: fix it and send it with the same key.",
             field=KEY_FIELD,
             expected=KEY_EXPECTED,
-            example=EXAMPLE_KEY,
         )
     }
+
+
+def fresh_key_example(spec: ToolSpec) -> dict[str, Any]:
+    """A keyed tool's key errors give a new UUID as their example: a fixed one, copied for two
+    actions, would be IDEMPOTENCY_KEY_REUSED."""
+    return {KEY_FIELD: lambda: str(uuid.uuid4())} if spec.requires_idempotency_key else {}
 
 
 def settle(claim: Claim, outcome: ToolOutcome) -> None:
@@ -274,7 +278,7 @@ def _reused(scope: dict) -> ToolError:
         "invalid keeps no key: its corrected retry may use the same one.)",
         field=KEY_FIELD,
         expected="a key not used before for other arguments",
-        example=EXAMPLE_KEY,
+        example=str(uuid.uuid4()),
     )
 
 

@@ -120,10 +120,14 @@ def validate_arguments(
     *,
     checks: tuple[InputCheck, ...] = (),
     missing: dict[str, ToolError] | None = None,
+    fresh_examples: dict[str, Callable[[], Any]] | None = None,
 ) -> BaseModel:
     """The validated arguments, or one error listing every invalid field: the schema's
-    findings, then the tool's input checks of the fields the schema accepted. `missing`: the
-    specific error for a required field left out (the idempotency key's guidance)."""
+    findings, the checks across fields the call would still fail once those took their
+    examples, then the tool's input checks of the fields the schema accepted. `missing`: the
+    specific error for a required field left out (the idempotency key's guidance);
+    `fresh_examples`: a field whose example must be new in every error (a key, which copied
+    twice would be a reuse)."""
     if not isinstance(arguments, dict):
         raise ToolError(
             "VALIDATION_ERROR",
@@ -138,8 +142,12 @@ def validate_arguments(
         validated = model.model_validate(arguments)
     except ValidationError as exc:
         entries = [_entry(model, error, missing or {}) for error in exc.errors(include_url=False)]
+        entries += _across_fields(model, arguments, entries)
     except ToolError as exc:  # a model validator's check across fields (budget_min > budget_max)
         entries = [_error_entry(exc)]
+    for entry in entries:
+        if entry["field"] in (fresh_examples or {}):
+            entry["example"] = fresh_examples[entry["field"]]()
     refused = {entry["field"] for entry in entries}
     for input_check in checks:
         if input_check.field in refused or input_check.field not in arguments:
@@ -155,6 +163,29 @@ def validate_arguments(
         raise _invalid(entries)
     assert validated is not None
     return validated
+
+
+def _across_fields(
+    model: type[BaseModel], arguments: dict[str, Any], entries: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The error of a check across fields (a model validator) that the call would still meet
+    once every refused field took its example: reported now, not one round trip later."""
+    repaired = dict(arguments)
+    for entry in entries:
+        name = entry["field"].split(".", 1)[0]
+        if entry.get("unknown") and "." not in entry["field"]:
+            repaired.pop(name, None)
+        elif "." not in entry["field"] and "example" in entry:
+            repaired[name] = entry["example"]
+        else:
+            return []  # nothing to stand in for it: the check cannot be run fairly
+    try:
+        model.model_validate(repaired)
+    except ToolError as exc:
+        return [] if exc.field in {e["field"] for e in entries} else [_error_entry(exc)]
+    except ValidationError:
+        pass
+    return []
 
 
 def _invalid(entries: list[dict[str, Any]]) -> ToolError:
@@ -374,7 +405,8 @@ def _field_schema(model: type[BaseModel], path: list[str]) -> dict[str, Any] | N
 
 def is_id(path: list[str], schema: dict[str, Any] | None) -> bool:
     """An id names something that exists (a workflow, an order, a product): an invented one
-    would be NOT_FOUND when copied, so errors give where it comes from, never a made-up one."""
+    would be NOT_FOUND when copied, so errors say where it comes from (its description) and
+    give no made-up example."""
     return bool(path) and (path[-1].endswith("_id") or (schema or {}).get("format") == "uuid")
 
 
@@ -389,8 +421,10 @@ def _model_example(model: type[BaseModel]) -> Any:
 
 def _field_example(model: type[BaseModel], path: list[str], schema: dict[str, Any] | None) -> Any:
     if is_id(path, schema):
-        allowed = _allowed_values(schema)
-        return allowed[0] if allowed else None  # a real one, or none
+        # Only a real one: an allowed value, or the example the field itself declares (a
+        # payment method every person has); never the model's made-up example.
+        allowed = _allowed_values(schema) or (schema or {}).get("examples")
+        return allowed[0] if allowed else None
     value = _model_example(model)
     for part in path:
         if isinstance(value, dict) and part in value:

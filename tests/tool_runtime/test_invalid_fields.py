@@ -148,3 +148,21 @@ def test_a_money_string_within_its_pattern_is_accepted(api, value):
         "search_products", {"query": "coffee", "max_price": value, "workflow_id": start(api)}
     )
     assert response.status == 200, response.body
+
+
+def test_a_check_across_fields_is_reported_beside_the_schemas_findings(api):
+    error = api.call(
+        "suggest_gifts", {"workflow_id": start(api), **BRIEF, "budget_min": 80, "currency": "XYZ"}
+    ).error
+    found = entries(error)
+    assert list(found) == ["currency", "budget_min"]
+    assert found["budget_min"]["expected"] == "a number <= budget_max (60)"
+
+
+def test_a_key_error_offers_a_new_key_each_time_never_one_to_share(api):
+    workflow_id = gift_selected(api, make_product())
+    examples = {
+        prepare(api, workflow_id, key="short").error["example"],
+        prepare(api, workflow_id, key="short").error["example"],
+    }
+    assert len(examples) == 2
