@@ -1,8 +1,9 @@
 """Input and output models of the commerce tools: the JSON schemas the model and REST see.
 
-`idempotency_key` and `confirmation_token` are optional in the schemas on purpose: a call
-without them must reach the checkout code and get IDEMPOTENCY_KEY_REQUIRED or
-CONFIRMATION_REQUIRED (which say what to do), not a generic "field required".
+`idempotency_key` is required (a call without it gets IDEMPOTENCY_KEY_REQUIRED, which says
+what a key is for). `confirmation_token` is optional on purpose: only the widget has it, and a
+call without it must reach the checkout code and get CONFIRMATION_REQUIRED (which says to ask
+the person to press the button), not a generic "field required".
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from uuid import UUID
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from gifts.schemas import StepId, WorkflowId
-from tool_runtime.schemas import ToolOutput
+from tool_runtime.schemas import ToolInput, ToolOutput
 from tool_runtime.text import PrintableText
 
 # ISO 3166-1 alpha-2: every officially assigned code (249).
@@ -55,28 +56,24 @@ CountryCode = Annotated[
 ]
 
 IdempotencyKeyField = Field(
-    default=None,
     min_length=8,
     max_length=200,
     pattern=r"^[A-Za-z0-9_-]+$",
     description=(
-        "Required. A fresh UUID for each user action; send the SAME value again when retrying "
-        "that action (a retry then returns the first result instead of acting twice)."
+        "A fresh UUID for each user action; send the SAME value again when retrying that action "
+        "(a retry then returns the first result instead of acting twice). A call refused as "
+        "invalid (ok=false with error_type 'validation') keeps no key: fix it and send it with "
+        "the same key. Once a call has acted, its result (a decline or time-out included) is "
+        "what that key answers."
     ),
     examples=[EXAMPLE_KEY],
 )
 
 
-class CheckoutInput(BaseModel):
-    """Unknown fields are refused; surrounding spaces are trimmed."""
-
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
-
-
 # --- get_payment_methods ----------------------------------------------------------------------
 
 
-class GetPaymentMethodsInput(CheckoutInput):
+class GetPaymentMethodsInput(ToolInput):
     model_config = ConfigDict(
         extra="forbid",
         str_strip_whitespace=True,
@@ -124,7 +121,7 @@ class Shipping(BaseModel):
     country: CountryCode
 
 
-class PrepareOrderInput(CheckoutInput):
+class PrepareOrderInput(ToolInput):
     model_config = ConfigDict(
         extra="forbid",
         str_strip_whitespace=True,
@@ -149,11 +146,11 @@ class PrepareOrderInput(CheckoutInput):
     payment_method_id: str = Field(
         min_length=1,
         max_length=64,
-        description="An id from get_payment_methods.",
+        description="The id of one of the payment methods get_payment_methods returned.",
         examples=["pm_card_visa"],
     )
     shipping: Shipping = Field(description="Where the gift is delivered.")
-    idempotency_key: str | None = IdempotencyKeyField
+    idempotency_key: str = IdempotencyKeyField
 
 
 class OrderGift(BaseModel):
@@ -186,7 +183,7 @@ class PrepareOrderOutput(ToolOutput):
 # --- commit_order -----------------------------------------------------------------------------
 
 
-class CommitOrderInput(CheckoutInput):
+class CommitOrderInput(ToolInput):
     model_config = ConfigDict(
         extra="forbid",
         str_strip_whitespace=True,
@@ -211,7 +208,7 @@ class CommitOrderInput(CheckoutInput):
             "and must not invent one."
         ),
     )
-    idempotency_key: str | None = IdempotencyKeyField
+    idempotency_key: str = IdempotencyKeyField
 
 
 class CommitOrderOutput(ToolOutput):
@@ -227,7 +224,7 @@ class CommitOrderOutput(ToolOutput):
 # --- cancel_order -----------------------------------------------------------------------------
 
 
-class CancelOrderInput(CheckoutInput):
+class CancelOrderInput(ToolInput):
     model_config = ConfigDict(
         extra="forbid",
         str_strip_whitespace=True,
@@ -241,11 +238,14 @@ class CancelOrderInput(CheckoutInput):
             ]
         },
     )
-    order_id: UUID = Field(description="The order to cancel.")
+    order_id: UUID = Field(
+        description="The order to cancel: the order_id prepare_order returned (get_workflow "
+        "shows it as draft_order_id)."
+    )
     reason: PrintableText = Field(
         min_length=3, max_length=300, description="Why, in the person's words."
     )
-    idempotency_key: str | None = IdempotencyKeyField
+    idempotency_key: str = IdempotencyKeyField
 
 
 class CancelOrderOutput(ToolOutput):
@@ -262,13 +262,13 @@ class CancelOrderOutput(ToolOutput):
 # --- get_order --------------------------------------------------------------------------------
 
 
-class GetOrderInput(CheckoutInput):
+class GetOrderInput(ToolInput):
     model_config = ConfigDict(
         extra="forbid",
         str_strip_whitespace=True,
         json_schema_extra={"examples": [{"order_id": EXAMPLE_ORDER}]},
     )
-    order_id: UUID = Field(description="An order_id from prepare_order.")
+    order_id: UUID = Field(description="The order_id prepare_order returned.")
 
 
 class PaymentOut(BaseModel):

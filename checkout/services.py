@@ -62,21 +62,29 @@ class CommittedOrder:
 # --- prepare --------------------------------------------------------------------------------
 
 
+def payment_method_error(payment_method_id: str) -> ToolError | None:
+    """PAYMENT_METHOD_UNKNOWN for an id that is not one of the person's payment methods, else
+    None. No side effect: prepare_order declares it as an input check, run with validation."""
+    ids = [method.id for method in offered_payment_methods()]
+    if payment_method_id in ids:
+        return None
+    return ToolError(
+        "PAYMENT_METHOD_UNKNOWN",
+        f"'{payment_method_id}' is not one of this person's payment methods. Use an id from "
+        "get_payment_methods.",
+        field="payment_method_id",
+        expected="the id of one of the payment methods get_payment_methods returned",
+        allowed_values=ids,
+        example=ids[0],
+    )
+
+
 def check_prepare_order(*, workflow: WorkflowContext, payment_method_id: str) -> Product:
     """Raise the error that explains why no draft can be made (an unknown payment method, a
     gift no longer sold); returns the gift to order. Whether an order of the workflow is being
     paid is checked by do_prepare_order, under the workflow lock."""
-    ids = [method.id for method in offered_payment_methods()]
-    if payment_method_id not in ids:
-        raise ToolError(
-            "PAYMENT_METHOD_UNKNOWN",
-            f"'{payment_method_id}' is not one of this person's payment methods. Use an id from "
-            "get_payment_methods.",
-            field="payment_method_id",
-            expected="an id returned by get_payment_methods",
-            allowed_values=ids,
-            example=ids[0],
-        )
+    if (unknown := payment_method_error(payment_method_id)) is not None:
+        raise unknown
     product = workflow.selected_product
     if product is None or not product.active:
         raise ToolError(

@@ -32,6 +32,7 @@ from tool_runtime.registry import (
     declare_scopes,
     register,
 )
+from tool_runtime.validation import InputCheck
 
 ORDERS_WRITE = "orders:write"
 declare_scopes({ORDERS_WRITE: _("Prepare, pay for and cancel orders you confirm")})
@@ -193,6 +194,7 @@ register(
         scope=ORDERS_WRITE,
         allowed_steps=COMMERCE_STEPS,
         requires_idempotency_key=True,
+        input_checks=(InputCheck("payment_method_id", services.payment_method_error),),
         widget_accessible=True,
         invoking="Preparing your order…",
         invoked="Order ready to confirm",

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from django.conf import settings
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic_core import PydanticCustomError
 
 from tool_runtime.errors import ToolError
 from tool_runtime.schemas import Integer, ToolInput, ToolOutput, not_true_or_false
@@ -28,7 +30,41 @@ Category = Literal[CATEGORIES]  # type: ignore[valid-type]
 Relationship = Literal[RELATIONSHIPS]  # type: ignore[valid-type]
 Currency = Literal[tuple(settings.SUPPORTED_CURRENCIES)]  # type: ignore[valid-type]
 StepId = Literal[STEPS]  # type: ignore[valid-type]
-Money = Decimal
+# The decimal strings a money field accepts besides a number: digits, at most 2 decimal
+# places, within the bounds (0 to 100000; above 0 for a maximum). Stated in the schema and
+# checked, so the schema and validation agree on every string.
+MONEY_TEXT = r"^0*([0-9]{1,5}(\.[0-9]{1,2})?|\.[0-9]{1,2}|100000(\.00?)?)$"
+POSITIVE_MONEY_TEXT = r"^0*([1-9][0-9]{0,4}(\.[0-9]{1,2})?|\.(0[1-9]|[1-9][0-9]?)|100000(\.00?)?)$"
+
+
+def money_text(pattern: str) -> Any:
+    """A Decimal field's validator and schema for its string form (`pattern`)."""
+    compiled = re.compile(pattern)
+
+    def check(value: object) -> object:
+        if isinstance(value, str) and not compiled.fullmatch(value.strip()):
+            raise PydanticCustomError(
+                "decimal_parsing",
+                "Input should be a number, or a decimal string such as '24.99' (at most 2 "
+                "decimal places, within the bounds)",
+            )
+        return value.strip() if isinstance(value, str) else value
+
+    def schema(field_schema: dict[str, Any]) -> None:
+        pending = list(field_schema.get("anyOf", []))
+        while pending:  # an optional one nests its number-or-string in the outer anyOf
+            variant = pending.pop()
+            pending.extend(variant.get("anyOf", []))
+            if variant.get("type") == "string":
+                variant["pattern"] = pattern
+
+    return BeforeValidator(check), schema
+
+
+_MONEY_CHECK, _MONEY_SCHEMA = money_text(MONEY_TEXT)
+_POSITIVE_CHECK, _POSITIVE_SCHEMA = money_text(POSITIVE_MONEY_TEXT)
+Money = Annotated[Decimal, _MONEY_CHECK]
+PositiveMoney = Annotated[Decimal, _POSITIVE_CHECK]
 
 
 WorkflowId = Field(description="The workflow_id returned by start_gift_workflow.")
@@ -117,7 +153,7 @@ class SuggestGiftsInput(ToolInput):
     )
     workflow_id: UUID = WorkflowId
     relationship: Relationship = Field(description="Who the gift is for.")
-    interests: list[Annotated[PrintableText, Field(max_length=40)]] = Field(
+    interests: list[Annotated[PrintableText, Field(min_length=1, max_length=40)]] = Field(
         min_length=1,
         max_length=10,
         description="The recipient's interests, e.g. ['cooking', 'hiking'].",
@@ -126,12 +162,14 @@ class SuggestGiftsInput(ToolInput):
         ge=0,
         le=100000,
         decimal_places=2,
+        json_schema_extra=_MONEY_SCHEMA,
         description="Lowest price, e.g. 20 (at most 2 decimal places).",
     )
-    budget_max: Money = Field(
+    budget_max: PositiveMoney = Field(
         gt=0,
         le=100000,
         decimal_places=2,
+        json_schema_extra=_POSITIVE_SCHEMA,
         description="Highest price, e.g. 60 (at most 2 decimal places).",
     )
     currency: Currency = Field(description="ISO 4217 code of the budget.")
@@ -189,11 +227,11 @@ class SearchProductsInput(ToolInput):
         description="Words to look for, e.g. 'coffee grinder'.",
     )
     category: Category | None = Field(default=None, description="Only this catalog category.")
-    max_price: Money | None = Field(
+    max_price: (
+        Annotated[Decimal, Field(gt=0, le=100000, decimal_places=2), _POSITIVE_CHECK] | None
+    ) = Field(
         default=None,
-        gt=0,
-        le=100000,
-        decimal_places=2,
+        json_schema_extra=_POSITIVE_SCHEMA,
         description="Highest price, e.g. 80 (at most 2 decimal places).",
     )
     limit: Integer = Field(default=10, ge=1, le=50)

@@ -126,6 +126,21 @@ class Selection:
     product: Product
 
 
+def unknown_product_error(product_id: int) -> ToolError | None:
+    """NOT_FOUND for an id no product has (an invented one), else None. No side effect:
+    select_gift declares it as an input check, run with validation."""
+    if Product.objects.filter(pk=product_id).exists():
+        return None
+    return ToolError(
+        "NOT_FOUND",
+        f"There is no product {product_id}: product ids come from this workflow's "
+        "suggest_gifts or search_products results; never invent one.",
+        field="product_id",
+        expected="a product_id suggest_gifts or search_products returned for this workflow",
+        next_actions=["get_workflow", "suggest_gifts", "search_products"],
+    )
+
+
 def select_gift(*, workflow: WorkflowContext, product_id: int) -> Selection:
     if product_id not in workflow.last_suggestions:
         raise ToolError(

@@ -35,6 +35,7 @@ from tool_runtime.registry import (
     register,
     tools_allowed_in,
 )
+from tool_runtime.validation import InputCheck
 
 
 def workflow_state(workflow: WorkflowContext) -> WorkflowState:
@@ -229,10 +230,13 @@ register(
         ),
         input_model=SuggestGiftsInput,
         output_model=SuggestGiftsOutput,
+        # It records what it found in the workflow (decision 013): not read-only, but additive
+        # and repeatable (the same call leaves the same record).
         annotations=Annotations(
-            read_only=True, destructive=False, idempotent=None, open_world=False
+            read_only=False, destructive=False, idempotent=True, open_world=False
         ),
         handler=suggest_gifts_tool,
+        batched_log=True,
         scope=GIFTS_WRITE,  # it records the brief and the ideas in the workflow
         allowed_steps=steps.BEFORE_CHECKOUT,
         widget_accessible=True,
@@ -254,10 +258,13 @@ register(
         ),
         input_model=SearchProductsInput,
         output_model=SearchProductsOutput,
+        # It records what it found in the workflow (decision 013): not read-only, but additive
+        # and repeatable (the same call leaves the same record).
         annotations=Annotations(
-            read_only=True, destructive=False, idempotent=None, open_world=False
+            read_only=False, destructive=False, idempotent=True, open_world=False
         ),
         handler=search_products_tool,
+        batched_log=True,
         scope=GIFTS_READ,
         workflow_scope=GIFTS_WRITE,
         allowed_steps=steps.BEFORE_CHECKOUT,
@@ -282,6 +289,7 @@ register(
         ),
         handler=select_gift_tool,
         scope=GIFTS_WRITE,
+        input_checks=(InputCheck("product_id", services.unknown_product_error),),
         allowed_steps=frozenset({Step.IDEAS, Step.GIFT_SELECTED}),
         widget_accessible=True,
         invoking="Selecting the gift…",

@@ -2,6 +2,10 @@
 
 authenticate → scope → loop guard → validate → replay or claim the key → gate → handler → record.
 
+Validation runs the schema and the tool's input checks together, before the key stage: a call
+they refuse has not begun to act and leaves no key behind, so the corrected call may be sent
+with the same key.
+
 REST, MCP and the widget's browser endpoint all call `execute_tool`; none re-implements a stage.
 Only a tool that requires an idempotency key has the key stage; a replay ends the pipeline
 there, before the workflow is read or the gate is asked.
@@ -77,7 +81,13 @@ def execute_tool(
                 raw_args=raw_args,
                 guard_print=guard_print,
             )
-            args = validate_arguments(spec.input_model, arguments)
+            args = validate_arguments(
+                spec.input_model,
+                arguments,
+                checks=spec.input_checks,
+                missing=idempotency.missing_key(spec),
+                fresh_examples=idempotency.fresh_key_example(spec),
+            )
             context = ToolContext(
                 principal=principal, correlation_id=cid, transport=transport, locale=locale
             )
@@ -248,8 +258,8 @@ def _first_read(
 
 
 def _workflow_id_of(raw_args: dict[str, Any]) -> uuid.UUID | None:
-    try:
-        return uuid.UUID(str(raw_args.get("workflow_id")))
+    try:  # trimmed, as validation trims every string argument
+        return uuid.UUID(str(raw_args.get("workflow_id")).strip())
     except ValueError:
         return None
 
@@ -311,5 +321,5 @@ def _record(
     )
     # Only a read's first-time success may wait in the batch: failures feed the loop guard and
     # a write's row is part of what it did (tool_runtime.call_log says what a crash may lose).
-    deferrable = spec.annotations.read_only and outcome.ok and not outcome.replayed
+    deferrable = spec.log_may_wait and outcome.ok and not outcome.replayed
     call_log.write(fields=row, deferrable=deferrable)

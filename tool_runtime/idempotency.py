@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import json
+import uuid
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import cache
@@ -33,10 +34,14 @@ from tool_runtime.rows import Scalar, one_row, one_row_beside
 
 KEY_FIELD = "idempotency_key"
 # A refusal by the step gate (the handler re-checks the step under its lock) ran nothing, so it
-# is not remembered under the key.
+# is not remembered under the key; nor is a validation error.
 NOT_REMEMBERED = frozenset({"TOOL_NOT_AVAILABLE_IN_STEP"})
 # A widget secret (the confirmation token) is stored as {"sealed": <Fernet token>}.
 SEALED_META_KEY = "sealed"
+KEY_EXPECTED = (
+    "8 to 200 characters: letters A-Z or a-z, digits 0-9, '_' or '-' (a new UUID for each "
+    "user action is ideal)"
+)
 
 log = get_logger("tool_runtime.idempotency")
 
@@ -71,29 +76,44 @@ def replay_or_claim(
 ) -> ToolOutcome | Claim:
     """The stored answer for this call's key, or the claim under which the call now runs.
 
-    Raises IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_REUSED or IDEMPOTENCY_IN_PROGRESS. `read`:
+    Raises IDEMPOTENCY_KEY_REUSED or IDEMPOTENCY_IN_PROGRESS. `read`:
     the key's row as the caller read it already, used if it is this call's key. Whoever gets a
     claim must end it with `settle`, `settle_crashed` or `release`.
     """
-    key = getattr(args, KEY_FIELD, None)
-    if not key:
-        raise ToolError(
-            "IDEMPOTENCY_KEY_REQUIRED",
-            f"'{spec.name}' changes things, so it needs an idempotency_key: a new UUID for each user "
-            "action, sent again unchanged when retrying that same action.",
-            field=KEY_FIELD,
-            expected="8 to 200 characters: letters A-Z or a-z, digits 0-9, '_' or '-' (a UUID is ideal)",
-            example="5e0c2a94-7b1d-4c3e-9f8a-6d2b1c0e4f37",
-        )
+    key = getattr(args, KEY_FIELD)
     scope = {"principal": principal_label(context.principal), "tool": spec.name, "key": key}
     first = read.row if read is not None and read.key == key else _stored_key(scope)
     return _claim(scope, arguments_fingerprint(args), context, first)
 
 
+def missing_key(spec: ToolSpec) -> dict[str, ToolError]:
+    """The error for a keyed tool's call without a key (validation's `missing`), which says
+    what a key is for rather than only that the field is required."""
+    if not spec.requires_idempotency_key:
+        return {}
+    return {
+        KEY_FIELD: ToolError(
+            "IDEMPOTENCY_KEY_REQUIRED",
+            f"'{spec.name}' changes things, so it needs an idempotency_key: a new UUID for each "
+            "user action, sent again unchanged when retrying that same action. A call refused "
+            "as invalid leaves no key behind: fix it and send it with the same key.",
+            field=KEY_FIELD,
+            expected=KEY_EXPECTED,
+        )
+    }
+
+
+def fresh_key_example(spec: ToolSpec) -> dict[str, Any]:
+    """A keyed tool's key errors give a new UUID as their example: a fixed one, copied for two
+    actions, would be IDEMPOTENCY_KEY_REUSED."""
+    return {KEY_FIELD: lambda: str(uuid.uuid4())} if spec.requires_idempotency_key else {}
+
+
 def settle(claim: Claim, outcome: ToolOutcome) -> None:
-    """Store what the call answered, to be replayed; a retryable failure may run again."""
+    """Store what the call answered, to be replayed; a retryable failure may run again. A
+    refusal before the call acted (the step gate's, or any validation error) is not stored."""
     error = outcome.error or {}
-    if error.get("code") in NOT_REMEMBERED:
+    if error.get("code") in NOT_REMEMBERED or error.get("error_type") == "validation":
         release(claim)
         return
     # The stored meta carries the first call's correlation id, so a replay is identical.
@@ -252,11 +272,13 @@ def _unseal(stored: dict, *, tool: str) -> dict:
 def _reused(scope: dict) -> ToolError:
     return ToolError(
         "IDEMPOTENCY_KEY_REUSED",
-        f"This idempotency_key was already used for a '{scope['tool']}' call with different arguments. "
-        "Use a new key (a new UUID) for a new action; reuse a key only to retry the identical call.",
+        f"This idempotency_key was already used for a '{scope['tool']}' call with different "
+        "arguments, and that call acted (its result is kept under the key). Use a new key (a new "
+        "UUID) for a new action; reuse a key only to retry the identical call. (A call refused as "
+        "invalid keeps no key: its corrected retry may use the same one.)",
         field=KEY_FIELD,
         expected="a key not used before for other arguments",
-        example="5e0c2a94-7b1d-4c3e-9f8a-6d2b1c0e4f37",
+        example=str(uuid.uuid4()),
     )
 
 

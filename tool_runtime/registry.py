@@ -12,6 +12,7 @@ from django.utils.functional import Promise
 from pydantic import BaseModel
 
 from tool_runtime.errors import ToolError
+from tool_runtime.validation import InputCheck
 from tool_runtime.workflows import Workflow
 
 if TYPE_CHECKING:
@@ -94,9 +95,16 @@ class ToolSpec:
     # Workflow steps in which the tool may run; None means the tool is not gated by step.
     allowed_steps: frozenset[str] | None = None
     requires_idempotency_key: bool = False
+    # Side-effect-free checks of arguments the schema cannot state (an id that must exist),
+    # reported with the schema's findings before any idempotency key is claimed.
+    input_checks: tuple[InputCheck, ...] = ()
     widget_accessible: bool = False
     # Only a person's click in the widget may call it: MCP Apps hosts hide it from the model.
     app_only: bool = False
+    # Its first-time success's call-log row may wait in the batch (decision 010): every
+    # read-only tool, and a tool whose only write is the workflow's repeatable record of what
+    # it showed (decision 013). None: whether it is read-only.
+    batched_log: bool | None = None
     invoking: str = "Working…"
     invoked: str = "Done"
     # Whether its arguments name a workflow: decided once here, as every call asks it (and
@@ -110,6 +118,10 @@ class ToolSpec:
             if scope not in SCOPES:
                 raise ValueError(f"{self.name}: scope {scope!r} is not one of {sorted(SCOPES)}")
         object.__setattr__(self, "takes_workflow", "workflow_id" in self.input_model.model_fields)
+
+    @property
+    def log_may_wait(self) -> bool:
+        return self.annotations.read_only if self.batched_log is None else self.batched_log
 
     def scope_for(self, *, names_workflow: bool) -> str:
         """The OAuth scope this call needs."""

@@ -3,9 +3,9 @@ are never booleans. Free text follows tool_runtime.text."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict
+from pydantic import BaseModel, BeforeValidator, ConfigDict, model_validator
 from pydantic_core import PydanticCustomError
 
 
@@ -20,9 +20,19 @@ Integer = Annotated[int, BeforeValidator(not_true_or_false)]
 
 
 class ToolInput(BaseModel):
-    """Unknown fields are refused so a mistyped field name is reported, not silently dropped."""
+    """Unknown fields are refused so a mistyped field name is reported, not silently dropped.
+    Surrounding whitespace is trimmed from every string (ids and free text alike), one rule
+    for every tool."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def trim_ids(cls, data: Any) -> Any:
+        # str_strip_whitespace trims only str fields: an id (a UUID) is trimmed here.
+        if isinstance(data, dict):
+            return {k: v.strip() if isinstance(v, str) else v for k, v in data.items()}
+        return data
 
 
 class ToolOutput(BaseModel):

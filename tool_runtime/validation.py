@@ -7,14 +7,17 @@ schema the client was given, so the error and the schema can never disagree.
 
 from __future__ import annotations
 
+import difflib
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Annotated, Any
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from tool_runtime.errors import ToolError
 from tool_runtime.text import PRINTABLE, describe_refused
@@ -101,7 +104,30 @@ def _not_unicode(field: str) -> ToolError:
     )
 
 
-def validate_arguments(model: type[BaseModel], arguments: Any) -> BaseModel:
+@dataclass(frozen=True)
+class InputCheck:
+    """A tool's check of one argument that its schema cannot state (an id that must exist),
+    run with schema validation and before any idempotency key is claimed, so it must have no
+    side effect. `check` gets the field's value as validated and returns the error or None."""
+
+    field: str
+    check: Callable[[Any], ToolError | None]
+
+
+def validate_arguments(
+    model: type[BaseModel],
+    arguments: Any,
+    *,
+    checks: tuple[InputCheck, ...] = (),
+    missing: dict[str, ToolError] | None = None,
+    fresh_examples: dict[str, Callable[[], Any]] | None = None,
+) -> BaseModel:
+    """The validated arguments, or one error listing every invalid field: the schema's
+    findings, the checks across fields the call would still fail once those took their
+    examples, then the tool's input checks of the fields the schema accepted. `missing`: the
+    specific error for a required field left out (the idempotency key's guidance);
+    `fresh_examples`: a field whose example must be new in every error (a key, which copied
+    twice would be a reuse)."""
     if not isinstance(arguments, dict):
         raise ToolError(
             "VALIDATION_ERROR",
@@ -110,51 +136,162 @@ def validate_arguments(model: type[BaseModel], arguments: Any) -> BaseModel:
             expected="a JSON object",
             example=_model_example(model),
         )
+    entries: list[dict[str, Any]] = []
+    validated: BaseModel | None = None
     try:
-        return model.model_validate(arguments)
+        validated = model.model_validate(arguments)
     except ValidationError as exc:
-        raise reshape(model, exc) from None
+        entries = [_entry(model, error, missing or {}) for error in exc.errors(include_url=False)]
+        entries += _across_fields(model, arguments, entries)
+    except ToolError as exc:  # a model validator's check across fields (budget_min > budget_max)
+        entries = [_error_entry(exc)]
+    for entry in entries:
+        if entry["field"] in (fresh_examples or {}):
+            entry["example"] = fresh_examples[entry["field"]]()
+    refused = {entry["field"] for entry in entries}
+    for input_check in checks:
+        if input_check.field in refused or input_check.field not in arguments:
+            continue
+        value = (
+            getattr(validated, input_check.field)
+            if validated is not None
+            else _field_value(model, input_check.field, arguments[input_check.field])
+        )
+        if value is not _INVALID and (error := input_check.check(value)) is not None:
+            entries.append(_error_entry(error))
+    if entries:
+        raise _invalid(entries)
+    assert validated is not None
+    return validated
 
 
-def reshape(model: type[BaseModel], exc: ValidationError) -> ToolError:
-    errors = exc.errors(include_url=False)
-    first = errors[0]
-    path = [str(part) for part in first["loc"]]
+def _across_fields(
+    model: type[BaseModel], arguments: dict[str, Any], entries: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The error of a check across fields (a model validator) that the call would still meet
+    once every refused field took its example: reported now, not one round trip later."""
+    repaired = dict(arguments)
+    for entry in entries:
+        name = entry["field"].split(".", 1)[0]
+        if entry.get("unknown") and "." not in entry["field"]:
+            repaired.pop(name, None)
+        elif "." not in entry["field"] and "example" in entry:
+            repaired[name] = entry["example"]
+        else:
+            return []  # nothing to stand in for it: the check cannot be run fairly
+    try:
+        model.model_validate(repaired)
+    except ToolError as exc:
+        return [] if exc.field in {e["field"] for e in entries} else [_error_entry(exc)]
+    except ValidationError:
+        pass
+    return []
+
+
+def _invalid(entries: list[dict[str, Any]]) -> ToolError:
+    """The first invalid field at the top level (as a single-field error always was), every
+    one in `details.invalid_fields`."""
+    first = entries[0]
+    message = first["message"]
+    if len(entries) > 1:
+        others = ", ".join(f"'{e['field']}'" for e in entries[1:])
+        message += (
+            f" Also invalid: {others}. Fix every field listed in details.invalid_fields, "
+            "then send the call once."
+        )
+    return ToolError(
+        first["code"],
+        message,
+        field=first["field"],
+        expected=first.get("expected"),
+        allowed_values=first.get("allowed_values"),
+        example=first.get("example"),
+        details={**first.get("details", {}), "invalid_fields": entries},
+        next_actions=first.get("next_actions"),
+    )
+
+
+def _error_entry(error: ToolError) -> dict[str, Any]:
+    entry = {k: v for k, v in error.to_dict().items() if k not in ("error_type", "retryable")}
+    entry.setdefault("field", "(arguments)")
+    return entry
+
+
+def _entry(
+    model: type[BaseModel], error: dict[str, Any], missing: dict[str, ToolError]
+) -> dict[str, Any]:
+    """One invalid field: its path, what is expected, the allowed values, an example, and for
+    a field the tool does not take, the nearest name it does."""
+    path = [str(part) for part in error["loc"]]
     field = ".".join(path) or "(arguments)"
-    schema = _field_schema(model, path)
-    others = [".".join(str(p) for p in e["loc"]) for e in errors[1:]]
-    details: dict[str, Any] | None = {"other_invalid_fields": others} if others else None
-
-    if first["type"] == "extra_forbidden":
+    if error["type"] == "missing" and field in missing:
+        return _error_entry(missing[field])
+    if error["type"] == "extra_forbidden":
         parent = _field_schema(model, path[:-1]) if len(path) > 1 else None
         accepted = sorted((parent or {}).get("properties") or model.model_fields)
-        return ToolError(
-            "VALIDATION_ERROR",
-            f"Field '{field}' is not accepted by this tool; remove it. Accepted fields: {', '.join(accepted)}.",
-            field=field,
-            expected="no such field",
-            allowed_values=accepted,
-            example=_model_example(model),
-            details=details,
-        )
-
+        nearest = nearest_name(path[-1], accepted)
+        hint = f"did you mean '{nearest}'? " if nearest else ""
+        entry: dict[str, Any] = {
+            "field": field,
+            "code": "VALIDATION_ERROR",
+            "message": f"Field '{field}' is not accepted by this tool; {hint}remove it. "
+            f"Accepted fields: {', '.join(accepted)}.",
+            "expected": "no such field",
+            "allowed_values": accepted,
+            "unknown": True,
+        }
+        if nearest:
+            entry["nearest_field"] = ".".join([*path[:-1], nearest])
+        return entry
+    schema = _field_schema(model, path)
     expected = describe(schema) if schema else "a valid value"
     allowed = _allowed_values(schema)
-    if first["type"] == "missing":
+    if error["type"] == "missing":
         message = f"Field '{field}' is required: {expected}."
     else:
         message = (
-            f"Field '{field}' is invalid ({_why(first, schema, allowed)}); expected {expected}."
+            f"Field '{field}' is invalid ({_why(error, schema, allowed)}); expected {expected}."
         )
-    return ToolError(
-        "VALIDATION_ERROR",
-        message,
-        field=field,
-        expected=expected,
-        allowed_values=allowed,
-        example=_field_example(model, path, schema),
-        details=details,
-    )
+    entry = {"field": field, "code": "VALIDATION_ERROR", "message": message, "expected": expected}
+    if allowed is not None:
+        entry["allowed_values"] = allowed
+    example = _field_example(model, path, schema)
+    if example is not None:
+        entry["example"] = example
+    return entry
+
+
+def nearest_name(name: str, accepted: list[str]) -> str | None:
+    """The accepted field a mistyped name most likely meant: the same letters in another case
+    or separator (budgetMax, budget-max), else the closest spelling."""
+    folded = {_fold(a): a for a in accepted}
+    if _fold(name) in folded:
+        return folded[_fold(name)]
+    close = difflib.get_close_matches(_fold(name), list(folded), n=1, cutoff=0.75)
+    return folded[close[0]] if close else None
+
+
+def _fold(name: str) -> str:
+    return "".join(c for c in name.lower() if c.isalnum())
+
+
+_INVALID = object()
+
+
+def _field_value(model: type[BaseModel], field: str, raw: Any) -> Any:
+    """One top-level field's value as the model would validate it (trimmed, coerced), or
+    _INVALID; for the input checks when another field made the whole model fail."""
+    try:
+        return _field_adapter(model, field).validate_python(raw)
+    except ValidationError:
+        return _INVALID
+
+
+@cache
+def _field_adapter(model: type[BaseModel], field: str) -> TypeAdapter:
+    info = model.model_fields[field]
+    config = {k: v for k, v in model.model_config.items() if k == "str_strip_whitespace"}
+    return TypeAdapter(Annotated[info.annotation, info], config=ConfigDict(**config))
 
 
 def _why(error: dict[str, Any], schema: dict[str, Any] | None, allowed: list[Any] | None) -> str:
@@ -242,9 +379,10 @@ def _resolve(root: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
         node = root["$defs"][node["$ref"].rsplit("/", 1)[-1]]
     if "anyOf" in node:  # Optional[X]: describe X
         variants = [v for v in node["anyOf"] if v.get("type") != "null"]
-        if len(variants) == 2 and {"type": "string"} in variants:
+        kinds = sorted(v.get("type", "") for v in variants)
+        if kinds == ["number", "string"]:
             # A decimal: a number, which pydantic also reads from a string.
-            variants = [v for v in variants if v != {"type": "string"}]
+            variants = [v for v in variants if v.get("type") == "number"]
         if len(variants) == 1:
             merged = {k: v for k, v in node.items() if k != "anyOf"}
             return {**_resolve(root, variants[0]), **merged}
@@ -265,12 +403,28 @@ def _field_schema(model: type[BaseModel], path: list[str]) -> dict[str, Any] | N
     return _resolve(root, node)
 
 
+def is_id(path: list[str], schema: dict[str, Any] | None) -> bool:
+    """An id names something that exists (a workflow, an order, a product): an invented one
+    would be NOT_FOUND when copied, so errors say where it comes from (its description) and
+    give no made-up example."""
+    return bool(path) and (path[-1].endswith("_id") or (schema or {}).get("format") == "uuid")
+
+
 def _model_example(model: type[BaseModel]) -> Any:
+    """The model's example without its ids (see is_id)."""
     examples = _schema(model).get("examples")
-    return examples[0] if examples else None
+    if not examples:
+        return None
+    fields = _schema(model).get("properties", {})
+    return {k: v for k, v in examples[0].items() if not is_id([k], fields.get(k))}
 
 
 def _field_example(model: type[BaseModel], path: list[str], schema: dict[str, Any] | None) -> Any:
+    if is_id(path, schema):
+        # Only a real one: an allowed value, or the example the field itself declares (a
+        # payment method every person has); never the model's made-up example.
+        allowed = _allowed_values(schema) or (schema or {}).get("examples")
+        return allowed[0] if allowed else None
     value = _model_example(model)
     for part in path:
         if isinstance(value, dict) and part in value:

@@ -22,8 +22,10 @@ from mcp.server._otel import OpenTelemetryMiddleware
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.resources import TextResource
 from mcp.server.transport_security import TransportSecuritySettings
+from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from mcp_types import Tool as MCPTool
+from mcp_types.jsonrpc import INVALID_PARAMS
 
 from giftgenius.transports.mcp_auth import CALLER_STATE
 from giftgenius.transports.rest import ERROR_SCHEMA
@@ -93,6 +95,11 @@ def visibility(spec: ToolSpec) -> list[str]:
     return ["model", "app"] if spec.widget_accessible else ["model"]
 
 
+def security_schemes(spec: ToolSpec) -> list[dict[str, Any]]:
+    """Sign-in (OAuth) with the tool's scope: what the Apps SDK reads to ask for sign-in."""
+    return [{"type": "oauth2", "scopes": [spec.scope]}]
+
+
 def tool_meta(spec: ToolSpec) -> dict[str, Any]:
     meta: dict[str, Any] = {
         "ui": {"resourceUri": WIDGET_URI, "visibility": visibility(spec)},
@@ -100,8 +107,9 @@ def tool_meta(spec: ToolSpec) -> dict[str, Any]:
         "openai/widgetAccessible": spec.widget_accessible,
         "openai/toolInvocation/invoking": spec.invoking,
         "openai/toolInvocation/invoked": spec.invoked,
-        # The Apps SDK reads a tool's auth needs here: sign-in (OAuth) with the tool's scope.
-        "securitySchemes": [{"type": "oauth2", "scopes": [spec.scope]}],
+        # The Apps SDK reads a tool's auth needs here (and, in its reference, also at the
+        # descriptor's top level, which the MCP SDK's per-era result schemas drop: docs/mcp.md §4).
+        "securitySchemes": security_schemes(spec),
     }
     if spec.app_only:
         meta["openai/visibility"] = "private"  # the Apps SDK's own "hidden from the model"
@@ -311,9 +319,20 @@ class GiftGeniusMCPServer(MCPServer):
     async def list_tools(self) -> list[MCPTool]:
         return [tool_descriptor(spec) for spec in REGISTRY.values()]
 
+    async def get_prompt(self, name: str, arguments: Any = None, context: Any = None) -> Any:
+        """There are no prompts: the SDK serves prompts/list (empty) on its own, and an unknown
+        name is the spec's invalid-params error in both eras, not an internal error."""
+        raise MCPError(INVALID_PARAMS, f"Unknown prompt '{name}': GiftGenius has no prompts.")
+
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context | None = None
     ) -> CallToolResult:
+        if name not in REGISTRY:
+            # The spec's answer to an unknown tool is a JSON-RPC error, not a tool result.
+            offered = sorted(n for n, spec in REGISTRY.items() if not spec.app_only)
+            raise MCPError(
+                INVALID_PARAMS, f"Unknown tool '{name}'. Available tools: {', '.join(offered)}."
+            )
         request: CallRequest | None = None
         try:
             request = call_request(name, arguments, context)
@@ -345,6 +364,10 @@ def build_mcp_server() -> GiftGeniusMCPServer:
         instructions=INSTRUCTIONS,
         version="0.1.0",
         log_level="WARNING",
+        # Nothing is ever sent on a subscriptions/listen stream (the tools and the resource are
+        # fixed): not serving it makes the 2026 era advertise listChanged and subscribe false,
+        # as the handshake era does.
+        subscriptions=False,
     )
     # MCPServer calls logging.basicConfig (a Rich handler on the root logger), which would print
     # every structlog line twice; Django's LOGGING setting owns logging here.

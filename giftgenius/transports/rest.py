@@ -49,6 +49,32 @@ class GiftGeniusAPI(NinjaAPI):
         return schema
 
 
+# A value the field would accept: any JSON value but null (a field without one omits it).
+EXAMPLE_SCHEMA: dict[str, Any] = {
+    "type": ["string", "number", "integer", "boolean", "object", "array"],
+    "description": "A value the field accepts, to copy (never a made-up id).",
+}
+# One entry of details.invalid_fields: every invalid field of the call, the first one also at
+# the top level of the error.
+INVALID_FIELD_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["field", "code", "message"],
+    "properties": {
+        "field": {
+            "type": "string",
+            "description": "The field's dotted path, e.g. shipping.country.",
+        },
+        "code": {"type": "string", "enum": sorted(ERROR_CATALOG)},
+        "message": {"type": "string"},
+        "expected": {"type": "string"},
+        "allowed_values": {"type": "array"},
+        "example": EXAMPLE_SCHEMA,
+        "unknown": {"type": "boolean", "description": "A field this tool does not take."},
+        "nearest_field": {"type": "string", "description": "The accepted name it likely meant."},
+        "details": {"type": "object"},
+        "next_actions": {"type": "array", "items": {"type": "string"}},
+    },
+}
 ERROR_SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["ok", "error"],
@@ -68,8 +94,13 @@ ERROR_SCHEMA: dict[str, Any] = {
                 "field": {"type": "string"},
                 "expected": {"type": "string"},
                 "allowed_values": {"type": "array"},
-                "example": {},
-                "details": {"type": "object"},
+                "example": EXAMPLE_SCHEMA,
+                "details": {
+                    "type": "object",
+                    "properties": {
+                        "invalid_fields": {"type": "array", "items": INVALID_FIELD_SCHEMA}
+                    },
+                },
                 "next_actions": {"type": "array", "items": {"type": "string"}},
             },
         },
@@ -172,7 +203,8 @@ def build_api() -> GiftGeniusAPI:
             tags=["tools"],
             openapi_extra={
                 "requestBody": {
-                    "required": True,
+                    # A tool without required fields runs on an empty body ({}).
+                    "required": bool(spec.input_model.model_json_schema().get("required")),
                     "content": {
                         "application/json": {
                             "schema": {"$ref": REF.format(model=spec.input_model.__name__)}

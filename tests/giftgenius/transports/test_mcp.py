@@ -470,15 +470,6 @@ def test_missing_arguments_reach_the_executor_not_the_sdk(live_url):
 
 
 @LIVE
-def test_an_unknown_tool_gets_the_contracts_unknown_tool_error(live_url):
-    result = McpTestClient(live_url).call("buy_everything", {}, meta={"openai/subject": "v1/alice"})
-    assert result.is_error is True
-    error = result.structured_content["error"]
-    assert error["code"] == "UNKNOWN_TOOL"
-    assert "start_gift_workflow" in error["allowed_values"]
-
-
-@LIVE
 @pytest.mark.parametrize(
     ("meta", "headers", "locale"),
     [

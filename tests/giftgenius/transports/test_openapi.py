@@ -1,7 +1,9 @@
 """Schemathesis against /api/openapi.json: no 5xx, and every response matches its documented schema.
 
 Every error body must match the ToolError contract schema, so a malformed call can never
-produce anything else (a stack trace, an HTML page, an undocumented status).
+produce anything else (a stack trace, an HTML page, an undocumented status). The schema is
+honest both ways: a call that violates it is refused, and a call it allows is refused only for
+a reason no JSON schema can state (docs/testing.md lists them).
 """
 
 import pytest
@@ -12,6 +14,9 @@ from hypothesis import HealthCheck, settings
 from tool_runtime.principals import issue_api_token
 
 schema = schemathesis.openapi.from_wsgi("/api/openapi.json", get_wsgi_application())
+schema.config.generation.update(modes=[schemathesis.GenerationMode.POSITIVE])
+violating = schemathesis.openapi.from_wsgi("/api/openapi.json", get_wsgi_application())
+violating.config.generation.update(modes=[schemathesis.GenerationMode.NEGATIVE])
 
 CHECKS = [
     schemathesis.checks.not_a_server_error,
@@ -60,3 +65,46 @@ def test_openapi_document_lists_every_tool(client):
 def test_tools_never_fail_with_5xx_and_match_the_contract(case, bearer):
     response = case.call(headers=bearer)
     case.validate_response(response, checks=CHECKS)
+    if response.status_code == 422:
+        error = response.json()["error"]
+        assert refused_for_a_reason_no_schema_states(error) or untrimmed(case.body), response.text
+
+
+# Refusals of a schema-valid call that depend on data or on more than one field (docs/testing.md).
+DATA_REFUSALS = {"IDEMPOTENCY_KEY_REUSED", "PAYMENT_METHOD_UNKNOWN", "PRODUCT_NOT_OFFERED"}
+
+
+def refused_for_a_reason_no_schema_states(error: dict) -> bool:
+    codes = (
+        {entry["code"] for entry in error["details"]["invalid_fields"]}
+        if ("invalid_fields" in error.get("details", {}))
+        else {error["code"]}
+    )
+    if codes <= DATA_REFUSALS:
+        return True
+    # budget_min above budget_max, or a JSON number with more than 2 decimal places.
+    return "greater than budget_max" in error["message"] or "decimal places" in error["message"]
+
+
+def untrimmed(value) -> bool:
+    """Text with surrounding whitespace: every tool trims it first (a blank name is then empty),
+    which no JSON schema can say."""
+    if isinstance(value, str):
+        return value != value.strip()
+    if isinstance(value, dict):
+        return any(untrimmed(v) for v in value.values())
+    return isinstance(value, list) and any(untrimmed(v) for v in value)
+
+
+@pytest.mark.django_db
+@violating.parametrize()
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+def test_a_call_that_violates_the_schema_is_refused(case, bearer):
+    response = case.call(headers=bearer)
+    case.validate_response(
+        response,
+        checks=[
+            schemathesis.checks.negative_data_rejection,
+            schemathesis.checks.not_a_server_error,
+        ],
+    )
