@@ -31,6 +31,7 @@ from tool_runtime.outcome import (
 )
 from tool_runtime.principals import principal_label
 from tool_runtime.registry import ToolContext, ToolSpec, get_tool, step_gate_error
+from tool_runtime.text import first_refused
 from tool_runtime.upstream import upstream_retries
 from tool_runtime.validation import unusable_arguments, validate_arguments
 from tool_runtime.workflows import Workflow, workflow_store
@@ -49,9 +50,12 @@ def execute_tool(
     fault_plan: str | None = None,
     scopes: frozenset[str] | None = None,
     host_subject: str | None = None,
+    refused: ToolError | None = None,
 ) -> ToolOutcome:
     """`scopes` are an OAuth token's (None: an API token or a trusted subject, which may call
-    every tool); `host_subject` is the MCP host's user id, recorded for analytics only."""
+    every tool); `host_subject` is the MCP host's user id, recorded for analytics only.
+    `refused`: what the transport refused beside the arguments (a request `_meta` value),
+    answered and recorded as a refused argument is."""
     started = time.perf_counter()
     cid = correlation_id_from(correlation_id)
     retries_token = upstream_retries.set(0)
@@ -65,6 +69,8 @@ def execute_tool(
     try:
         with faults.injected(fault_plan):
             spec = get_tool(name)
+            if refused is not None:
+                raise refused
             _authenticate(principal)
             if unusable is not None:
                 raise unusable
@@ -224,7 +230,7 @@ def _first_read(
     guard = {"principal": label, "tool": spec.name, "workflow_id": workflow_id}
     raw_key = raw_args.get("idempotency_key")
     first = FirstRead()
-    if spec.requires_idempotency_key and isinstance(raw_key, str) and raw_key:
+    if spec.requires_idempotency_key and _storable(raw_key):
         key, failures = idempotency.read_key_beside(
             principal=label,
             tool=spec.name,
@@ -245,6 +251,12 @@ def _first_read(
         )
     loop_guard.refuse_if_looping(tool=spec.name, failures=failures)
     return first
+
+
+def _storable(text: Any) -> bool:
+    """Text the database can be asked about: a raw value is read before it is validated, and
+    PostgreSQL refuses NUL (validation then refuses the rest of what the text rule does)."""
+    return isinstance(text, str) and bool(text) and first_refused(text) is None
 
 
 def _workflow_id_of(raw_args: dict[str, Any]) -> uuid.UUID | None:
@@ -279,9 +291,8 @@ def _record(
         "step_id": step_id or None,
         "status": str(status),
         "error_code": error.get("code"),
-        "idempotency_key": key[:200]
-        if isinstance(key, str)
-        else None,  # an invalid key may be longer
+        # An invalid key may be longer, or hold what no row can: recorded cut, or not at all.
+        "idempotency_key": key[:200] if _storable(key) else None,
         "correlation_id": outcome.correlation_id,
         "duration_ms": round(duration_ms, 2),
         "replayed": outcome.replayed,

@@ -34,6 +34,7 @@ from tool_runtime.observability import correlation_id_from, get_logger
 from tool_runtime.outcome import ToolOutcome, error_body
 from tool_runtime.principals import user_for_subject
 from tool_runtime.registry import REGISTRY, ToolSpec
+from tool_runtime.text import describe_refused, drop_invisible
 from tool_runtime.validation import is_unicode
 from widget.locale import DEFAULT_LANGUAGE, locale_from_accept_language, normalize_locale
 from widget.rendering import fragment_or_none
@@ -136,6 +137,7 @@ class CallRequest:
     correlation_id: str | None
     locale: str
     fault_plan: str | None
+    refused: ToolError | None = None  # a _meta value no row can hold
 
 
 def locale_for(meta: dict[str, Any], headers: Any) -> str:
@@ -174,17 +176,38 @@ def call_request(name: str, arguments: Any, context: Context | None) -> CallRequ
     correlation = next((meta[k] for k in META_CORRELATION if _string(meta.get(k))), None)
     if correlation is None and headers:
         correlation = headers.get("x-correlation-id")
-    subject = _string(meta.get(META_SUBJECT))
+    subject, refused = _subject(meta.get(META_SUBJECT))
     return CallRequest(
         name=name,
         arguments=arguments,
         authorization=headers.get("authorization") if headers else None,
         caller=caller,
-        subject=subject if subject and len(subject) <= MAX_SUBJECT_LENGTH else None,
+        subject=subject,
         correlation_id=correlation,
         locale=locale_for(meta, headers),
         fault_plan=_string(meta.get(META_FAULT)),
+        refused=refused,
     )
+
+
+def _subject(value: Any) -> tuple[str | None, ToolError | None]:
+    """The host's user id, which names a user and is stored with the call, so it follows the
+    printable-text rule: text it refuses is a VALIDATION_ERROR naming the _meta key."""
+    if not isinstance(value, str) or not value:
+        return None, None
+    field = f"_meta.{META_SUBJECT}"
+    expected = f"printable text of 1 to {MAX_SUBJECT_LENGTH} characters"
+    why = "is not valid Unicode" if not is_unicode(value) else None
+    if why is None:
+        value = drop_invisible(value)
+        refused = describe_refused(value)
+        why = f"holds {refused}, which is not allowed in text" if refused else None
+    if why is None and not 0 < len(value) <= MAX_SUBJECT_LENGTH:
+        why = f"has {len(value)} characters"
+    if why is None:
+        return value, None
+    message = f"The request's '{field}' {why}; expected {expected}."
+    return None, ToolError("VALIDATION_ERROR", message, field=field, expected=expected)
 
 
 def principal_for(request: CallRequest) -> Caller | None:
@@ -216,6 +239,7 @@ def run_tool_call(request: CallRequest) -> CallToolResult:
             fault_plan=request.fault_plan,
             scopes=caller.scopes if caller else None,
             host_subject=request.subject,
+            refused=request.refused,
         )
         return tool_result(outcome, locale=request.locale)
     except Exception:

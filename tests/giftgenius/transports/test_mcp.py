@@ -670,18 +670,43 @@ def test_an_argument_that_is_not_unicode_gets_the_error_contract_over_mcp(live_u
 
 
 @LIVE
-def test_host_meta_that_is_not_unicode_is_treated_as_absent(live_url, user):
+def test_a_correlation_id_that_is_not_unicode_is_replaced(live_url, user):
     call = envelope_call("start_gift_workflow")
-    call["params"]["_meta"].update(
-        {"openai/subject": "PLACEHOLDER", "giftgenius/correlationId": "PLACEHOLDER"}
-    )
+    call["params"]["_meta"]["giftgenius/correlationId"] = "PLACEHOLDER"
 
     response = post_spelled(live_url, call, token=issue_api_token(user=user))
 
     assert response.status_code == 200, response.text
     assert response.json()["result"]["isError"] is False
+    row = ToolCallLog.objects.get()
+    assert (row.tool, row.status) == ("start_gift_workflow", "success")
+    assert re.fullmatch(r"[0-9a-f]{32}", row.correlation_id)  # a minted one
+
+
+@LIVE
+@pytest.mark.parametrize("spelled", [NOT_UNICODE, "v1/\\u0000x", "v1/\\u202ex", "x" * 257])
+def test_a_subject_no_row_can_hold_is_a_validation_error_naming_it(live_url, user, spelled):
+    """The subject is stored with the call (and names a user when trusted): a NUL in it once
+    lost the call's log row on PostgreSQL, and the batch the row was in."""
+    call = envelope_call("start_gift_workflow")
+    call["params"]["_meta"]["openai/subject"] = "PLACEHOLDER"
+    body = json.dumps(call).replace("PLACEHOLDER", spelled).encode()
+    headers = {
+        **envelope_headers("start_gift_workflow"),
+        "Authorization": f"Bearer {issue_api_token(user=user)}",
+        "Content-Type": "application/json",
+    }
+
+    response = httpx2.post(f"{live_url}/mcp", content=body, headers=headers)
+
+    assert response.status_code == 200, response.text
+    result = response.json()["result"]
+    assert result["isError"] is True
+    error = result["structuredContent"]["error"]
+    assert (error["code"], error["field"]) == ("VALIDATION_ERROR", "_meta.openai/subject")
+    assert not WorkflowContext.objects.exists()
     row = ToolCallLog.objects.get()  # recorded, without the subject
-    assert (row.tool, row.status, row.host_subject) == ("start_gift_workflow", "success", "")
+    assert (row.error_code, row.host_subject) == ("VALIDATION_ERROR", "")
 
 
 def test_the_models_line_of_text_says_what_the_result_says():
