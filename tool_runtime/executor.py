@@ -114,9 +114,9 @@ def execute_tool(
             duration_ms=(time.perf_counter() - started) * 1000,
             host_subject=host_subject,
         )
-    except Exception:
+    except Exception as exc:
         # Recording must never replace what the tool did (a charge may have gone through).
-        log.exception("tool_call_not_recorded", tool=name, correlation_id=cid)
+        call_log.not_recorded(tool=name, correlation_id=cid, exc=exc)
     return outcome
 
 
