@@ -10,8 +10,8 @@ import time
 
 import pytest
 from django.db import DatabaseError, OperationalError
-from prometheus_client import CollectorRegistry
 from django.test import Client
+from prometheus_client import CollectorRegistry
 from starlette.testclient import TestClient
 
 from giftgenius.operations.metrics import tool_call_totals

@@ -15,8 +15,8 @@ from django.utils import timezone
 
 from checkout.models import Order, OrderStatus, SagaStep
 from giftgenius.operations import alerts
-from tool_runtime.errors import ERROR_CATALOG, Severity
 from tool_runtime import call_log
+from tool_runtime.errors import ERROR_CATALOG, Severity
 from tool_runtime.models import ToolCallLog, UnrecordedToolCall
 
 pytestmark = pytest.mark.django_db(databases=["default", "payment_ledger"])
