@@ -27,7 +27,9 @@ from tool_runtime.outcome import (
     error_outcome,
     fingerprint,
     internal_error_outcome,
+    is_outage,
     refuse_leaked_secrets,
+    unavailable_outcome,
 )
 from tool_runtime.principals import principal_label
 from tool_runtime.registry import ToolContext, ToolSpec, get_tool, step_gate_error
@@ -94,9 +96,13 @@ def execute_tool(
                 outcome = _run_handler(spec, args, context)
     except ToolError as exc:
         outcome = error_outcome(name=name, error=exc, correlation_id=cid)
-    except Exception:
-        log.exception("tool_crashed", tool=name, correlation_id=cid)
-        outcome = internal_error_outcome(name=name, correlation_id=cid)
+    except Exception as exc:
+        if is_outage(exc):
+            log.error("tool_database_unavailable", tool=name, correlation_id=cid, exc_info=exc)
+            outcome = unavailable_outcome(name=name, correlation_id=cid)
+        else:
+            log.exception("tool_crashed", tool=name, correlation_id=cid)
+            outcome = internal_error_outcome(name=name, correlation_id=cid)
     finally:
         retries = upstream_retries.get()
         upstream_retries.reset(retries_token)

@@ -27,11 +27,12 @@ from mcp_types import Tool as MCPTool
 
 from giftgenius.transports.mcp_auth import CALLER_STATE
 from giftgenius.transports.rest import ERROR_SCHEMA
+from tool_runtime import call_log
 from tool_runtime.caller_cache import Caller
 from tool_runtime.errors import ToolError
 from tool_runtime.executor import execute_tool
 from tool_runtime.observability import correlation_id_from, get_logger
-from tool_runtime.outcome import ToolOutcome, error_body
+from tool_runtime.outcome import ToolOutcome, error_body, is_outage, unavailable_error
 from tool_runtime.principals import user_for_subject
 from tool_runtime.registry import REGISTRY, ToolSpec
 from tool_runtime.text import describe_refused, drop_invisible
@@ -228,7 +229,10 @@ def run_tool_call(request: CallRequest) -> CallToolResult:
     """Runs in a worker thread: the executor, the ORM and template rendering are synchronous."""
     close_old_connections()
     try:
-        caller = principal_for(request)
+        try:
+            caller = principal_for(request)
+        except Exception as exc:
+            return _unrecorded_failure(request, exc)  # before the executor, which logs calls
         outcome = execute_tool(
             name=request.name,
             arguments=request.arguments,
@@ -249,6 +253,17 @@ def run_tool_call(request: CallRequest) -> CallToolResult:
         close_old_connections()
 
 
+def _unrecorded_failure(request: CallRequest, exc: Exception) -> CallToolResult:
+    """The trusted subject's user could not be read: the call is answered, and counted as one
+    the log does not hold."""
+    cid = correlation_id_from(request.correlation_id)
+    if request.name in REGISTRY:
+        call_log.not_recorded(tool=request.name, correlation_id=cid, exc=exc)
+    if is_outage(exc):
+        return error_result(request, unavailable_error(cid))
+    return internal_error_result(request, cid)
+
+
 def tool_result(outcome: ToolOutcome, *, locale: str) -> CallToolResult:
     summary = summarize(outcome)
     meta = {**_json_safe(outcome.meta), "locale": locale}
@@ -263,15 +278,20 @@ def tool_result(outcome: ToolOutcome, *, locale: str) -> CallToolResult:
     )
 
 
-def internal_error_result(request: CallRequest) -> CallToolResult:
+def internal_error_result(request: CallRequest, cid: str | None = None) -> CallToolResult:
     """The contract's INTERNAL_ERROR: never the exception's text (it could carry internals)."""
-    cid = correlation_id_from(request.correlation_id)
+    cid = cid or correlation_id_from(request.correlation_id)
     error = ToolError(
         "INTERNAL_ERROR",
         "The server failed unexpectedly. Retry once; if it fails again, tell the person and "
         "quote the correlation id.",
         details={"correlation_id": cid},
     )
+    return error_result(request, error)
+
+
+def error_result(request: CallRequest, error: ToolError) -> CallToolResult:
+    cid = (error.details or {}).get("correlation_id") or correlation_id_from(request.correlation_id)
     return CallToolResult(
         content=[TextContent(type="text", text=error.message)],
         structured_content=error_body(error),

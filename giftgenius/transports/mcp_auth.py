@@ -19,7 +19,12 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from tool_runtime.caller_cache import Caller
+from tool_runtime.errors import ToolError
+from tool_runtime.observability import correlation_id_from, get_logger
+from tool_runtime.outcome import RETRY_AFTER_SECONDS, is_outage, unavailable_error
 from tool_runtime.principals import cached_caller, caller_for_bearer_header
+
+log = get_logger("giftgenius.mcp")
 
 CALLER_STATE = "giftgenius_caller"
 WELL_KNOWN_RESOURCE = "/.well-known/oauth-protected-resource"
@@ -42,6 +47,23 @@ def challenge(*, base_url: str, path: str, invalid_token: bool) -> JSONResponse:
     )
     body = error or {"error": "unauthorized", "error_description": "Sign in to use GiftGenius."}
     return JSONResponse(body, status_code=401, headers={"WWW-Authenticate": header})
+
+
+# JSON-RPC 2.0's "Internal error"; the contract's own error rides in `data`.
+JSONRPC_INTERNAL_ERROR = -32603
+
+
+def jsonrpc_error(
+    error: ToolError, *, status: int, code: int = JSONRPC_INTERNAL_ERROR
+) -> JSONResponse:
+    """An answer outside a tool call, as a JSON-RPC error (the request's id is not known here):
+    `message` says what to do, `data` is the contract's error object."""
+    body = {
+        "jsonrpc": "2.0",
+        "id": None,
+        "error": {"code": code, "message": error.message, "data": error.to_dict()},
+    }
+    return JSONResponse(body, status_code=status)
 
 
 def _verify(header: str, resource_uri: str) -> Caller | None:
@@ -73,9 +95,19 @@ class McpBearerAuth:
         caller = None
         if header is not None:
             # A cached caller needs no thread hop (most calls); otherwise the database decides.
-            caller = cached_caller(header, resource_uri=resource_uri) or await sync_to_async(
-                _verify, thread_sensitive=False
-            )(header, resource_uri)
+            try:
+                caller = cached_caller(header, resource_uri=resource_uri) or await sync_to_async(
+                    _verify, thread_sensitive=False
+                )(header, resource_uri)
+            except Exception as exc:
+                if not is_outage(exc):
+                    raise
+                log.error("mcp_database_unavailable", path=self.path)
+                cid = correlation_id_from(request.headers.get("x-correlation-id"))
+                response = jsonrpc_error(unavailable_error(cid), status=503)
+                response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+                await response(scope, receive, send)
+                return
         if caller is None:
             # A foreign Host or Origin is refused as the SDK refuses it (421, 403), never sent to
             # discovery on a host the request chose (RFC 9728 §5.1).

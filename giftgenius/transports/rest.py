@@ -15,10 +15,17 @@ from ninja import NinjaAPI
 from oauth2_provider.www_authenticate import build_bearer_challenge
 from pydantic import BaseModel
 
+from tool_runtime import call_log
 from tool_runtime.errors import ERROR_CATALOG, ToolError
 from tool_runtime.executor import execute_tool
 from tool_runtime.observability import correlation_id_from, get_logger
-from tool_runtime.outcome import ToolOutcome, error_body, internal_error_outcome
+from tool_runtime.outcome import (
+    ToolOutcome,
+    error_body,
+    internal_error_outcome,
+    is_outage,
+    unavailable_outcome,
+)
 from tool_runtime.principals import caller_for_bearer_header
 from tool_runtime.registry import REGISTRY, ToolSpec
 from tool_runtime.validation import json_arguments
@@ -92,6 +99,8 @@ def render(outcome: ToolOutcome) -> HttpResponse:
     payload = orjson.dumps({**outcome.body, "_meta": outcome.meta}, option=orjson.OPT_NON_STR_KEYS)
     response = HttpResponse(payload, status=outcome.http_status, content_type="application/json")
     response["X-Correlation-ID"] = outcome.correlation_id
+    for header, value in outcome.extra_headers.items():
+        response[header] = value
     if outcome.replayed:
         response["Idempotent-Replayed"] = "true"
     return response
@@ -201,10 +210,15 @@ def build_api() -> GiftGeniusAPI:
 
 def internal_error_response(request: HttpRequest, exc: Exception) -> HttpResponse:
     """Anything that escaped the executor (the bearer check's database read, say) is answered
-    with the contract too."""
+    with the contract too: an unreachable database as SERVICE_UNAVAILABLE."""
     correlation_id = correlation_id_from(request.headers.get("X-Correlation-ID"))
-    log.error("rest_call_crashed", path=request.path, correlation_id=correlation_id, exc_info=exc)
     name = request.path.rstrip("/").rpartition("/")[2]
+    if name in REGISTRY:  # the executor did not run, so it did not log the call
+        call_log.not_recorded(tool=name, correlation_id=correlation_id, exc=exc)
+    if is_outage(exc):
+        log.error("rest_database_unavailable", path=request.path, correlation_id=correlation_id)
+        return render(unavailable_outcome(name=name, correlation_id=correlation_id))
+    log.error("rest_call_crashed", path=request.path, correlation_id=correlation_id, exc_info=exc)
     return render(internal_error_outcome(name=name, correlation_id=correlation_id))
 
 
