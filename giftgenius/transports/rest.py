@@ -22,6 +22,7 @@ from tool_runtime.observability import correlation_id_from, get_logger
 from tool_runtime.outcome import (
     ToolOutcome,
     error_body,
+    error_outcome,
     internal_error_outcome,
     is_outage,
     unavailable_outcome,
@@ -31,6 +32,8 @@ from tool_runtime.registry import REGISTRY, ToolSpec
 from tool_runtime.validation import json_arguments
 
 REF = "#/components/schemas/{model}"
+# Answered METHOD_NOT_ALLOWED in the contract (Ninja's own answer is an HTML page).
+OTHER_METHODS = ["GET", "PUT", "PATCH", "DELETE"]
 FAULT_HEADER = "HTTP_X_FAULT_INJECT"
 # The REST tools are one protected resource (RFC 9728): tokens are asked for this path.
 TOOLS_RESOURCE_PATH = "/api/tools"
@@ -110,6 +113,7 @@ def tool_view(spec: ToolSpec):
     def view(request: HttpRequest) -> HttpResponse:
         correlation_id = correlation_id_from(request.headers.get("X-Correlation-ID"))
         try:
+            refuse_media_type(request)
             arguments = json_arguments(request)
         except ToolError as exc:
             return render(
@@ -142,6 +146,47 @@ def tool_view(spec: ToolSpec):
 
     view.__name__ = f"tool_{spec.name}"
     return view
+
+
+def refuse_media_type(request: HttpRequest) -> None:
+    """A body sent as something other than JSON (a form, text/plain: what a page on another
+    site can post without asking) is refused; a body without a Content-Type is read as JSON."""
+    media_type = request.content_type or ""
+    if request.headers.get("Content-Type") is None or media_type == "application/json":
+        return
+    if media_type.startswith("application/") and media_type.endswith("+json"):
+        return
+    raise ToolError(
+        "UNSUPPORTED_MEDIA_TYPE",
+        f"The body is sent as '{media_type}'; a tool call is JSON. Send it with "
+        "'Content-Type: application/json'.",
+        field="Content-Type",
+        expected="application/json",
+        example="application/json",
+    )
+
+
+def method_not_allowed(request: HttpRequest) -> HttpResponse:
+    """Every tool is called with POST; another method is answered in the contract."""
+    correlation_id = correlation_id_from(request.headers.get("X-Correlation-ID"))
+    error = ToolError(
+        "METHOD_NOT_ALLOWED",
+        f"{request.method} is not how a tool is called: send POST with the tool's fields as a "
+        "JSON object.",
+        field="(method)",
+        expected="POST",
+        allowed_values=["POST"],
+    )
+    tool = request.path.rstrip("/").rpartition("/")[2]
+    outcome = error_outcome(name=tool, error=error, correlation_id=correlation_id)
+    outcome.meta = {"correlation_id": correlation_id}
+    response = render(outcome)
+    response["Allow"] = "POST"
+    return response
+
+
+def unknown_tool_method_not_allowed(request: HttpRequest, name: str) -> HttpResponse:
+    return method_not_allowed(request)
 
 
 def bearer_challenge(request: HttpRequest, *, sent_token: bool) -> str:
@@ -202,7 +247,13 @@ def build_api() -> GiftGeniusAPI:
                 "security": [{"bearerAuth": []}],
             },
         )(tool_view(spec))
+        api.api_operation(OTHER_METHODS, f"/tools/{spec.name}", include_in_schema=False)(
+            method_not_allowed
+        )
     api.post("/tools/{name}", include_in_schema=False)(unknown_tool_view)
+    api.api_operation(OTHER_METHODS, "/tools/{name}", include_in_schema=False)(
+        unknown_tool_method_not_allowed
+    )
     # Ninja's own handler re-raises (Django's HTML 500), or under DEBUG answers the traceback.
     api.add_exception_handler(Exception, internal_error_response)
     return api

@@ -249,6 +249,72 @@ def test_a_foreign_origin_is_rejected_and_chatgpt_is_accepted(live_url):
     assert chatgpt.json()["result"]["serverInfo"]["name"] == "giftgenius"
 
 
+@LIVE
+@pytest.mark.parametrize(
+    "host", ["127.0.0.1:8614.evil.example", "127.0.0.1:80:81", "127.0.0.1:", "127.0.0.1.evil"]
+)
+def test_an_allowed_host_with_anything_after_it_is_rejected(live_url, host):
+    """Host and port are matched as whole tokens: `127.0.0.1:*` allows any port, no suffix."""
+    response = httpx2.post(f"{live_url}/mcp", json=INIT, headers={**ACCEPT, "Host": host})
+    assert response.status_code == 421
+    assert response.json()["error"]["code"] == -32600  # a JSON-RPC error, not plain text
+
+
+@LIVE
+def test_loopback_with_any_port_and_its_bare_name_are_accepted(live_url):
+    for host in ("127.0.0.1:8614", "localhost:1", "127.0.0.1"):
+        response = httpx2.post(f"{live_url}/mcp", json=INIT, headers={**ACCEPT, "Host": host})
+        assert response.status_code == 200, (host, response.text)
+
+
+@LIVE
+@pytest.mark.parametrize("origin", ["http://127.0.0.1:8614.evil.example", "http://127.0.0.1:1/x"])
+def test_an_allowed_origin_with_anything_after_it_is_rejected(live_url, origin):
+    response = httpx2.post(f"{live_url}/mcp", json=INIT, headers={**ACCEPT, "Origin": origin})
+    assert response.status_code == 403
+
+
+def test_only_loopback_hosts_are_allowed_with_any_port():
+    assert {h for h in settings.MCP_ALLOWED_HOSTS if h.endswith(":*")} <= {
+        "127.0.0.1:*",
+        "localhost:*",
+        "[::1]:*",
+    }
+
+
+def json_rpc_error_data(response: httpx2.Response, status: int) -> dict:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"] == "application/json"
+    body = response.json()
+    assert (body["jsonrpc"], body["id"], body["error"]["code"]) == ("2.0", None, -32600)
+    return body["error"]["data"]
+
+
+@LIVE
+def test_a_body_over_the_limit_is_a_json_rpc_error(live_url, user):
+    auth = {
+        **ACCEPT,
+        "Authorization": f"Bearer {issue_api_token(user=user)}",
+        "Content-Type": "application/json",
+    }
+    too_big = b'{"x": "' + b"a" * (5 * 1024 * 1024) + b'"}'
+    declared = httpx2.post(f"{live_url}/mcp", content=too_big, headers=auth)
+    assert json_rpc_error_data(declared, 413)["code"] == "PAYLOAD_TOO_LARGE"
+    chunked = httpx2.post(f"{live_url}/mcp", content=iter([too_big]), headers=auth)
+    assert json_rpc_error_data(chunked, 413)["code"] == "PAYLOAD_TOO_LARGE"
+
+
+@LIVE
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", None])
+def test_a_body_not_sent_as_json_is_a_json_rpc_unsupported_media_type(live_url, user, content_type):
+    headers = {**ACCEPT, "Authorization": f"Bearer {issue_api_token(user=user)}"}
+    if content_type:
+        headers["Content-Type"] = content_type
+    response = httpx2.post(f"{live_url}/mcp", content=json.dumps(INIT).encode(), headers=headers)
+    data = json_rpc_error_data(response, 415)
+    assert (data["code"], data["field"]) == ("UNSUPPORTED_MEDIA_TYPE", "Content-Type")
+
+
 # The 2026-07-28 era: no handshake, every request a self-contained envelope. The SDK serves it on
 # its own path (no per-request session); a current SDK client in "auto" mode discovers it.
 ENVELOPE_ERA = "2026-07-28"
