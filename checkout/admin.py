@@ -32,6 +32,7 @@ from checkout.models import (
 )
 from checkout.saga import states
 from tool_runtime.admin import RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin, ViewOnlyInline
+from tool_runtime.text import printable
 
 ROLLBACK_PERMISSION = "checkout.rollback_order"
 
@@ -83,11 +84,19 @@ class RollbackForm(forms.Form):
     orders = forms.ModelMultipleChoiceField(
         queryset=Order.objects.all(), widget=forms.MultipleHiddenInput
     )
+    # One line: the printable-text rule (tool_runtime.text) refuses line breaks with the other
+    # control characters, as for every free-text field.
     reason = forms.CharField(
         max_length=RollbackAuditEntry._meta.get_field("reason").max_length,
-        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        widget=forms.TextInput(attrs={"size": 80}),
         help_text="Required. Recorded in the audit trail with your name.",
     )
+
+    def clean_reason(self) -> str:
+        try:
+            return printable(self.cleaned_data["reason"])
+        except ValueError as exc:
+            raise forms.ValidationError(str(exc), code="not_printable") from None
 
 
 OUTCOME_MESSAGES = {

@@ -28,7 +28,7 @@ def stripe_webhook(request: HttpRequest) -> JsonResponse:
         get_logger(webhooks.LOGGER).warning(
             "webhook_rejected", error=exc.code, body_bytes=len(payload or b"")
         )
-        return _error(400, exc.code, exc.message)
+        return _error(400, exc.code, exc.message, field=exc.field)
     return JsonResponse(
         {"received": True, "event_id": receipt.event_id, "status": receipt.status}, status=200
     )
@@ -43,5 +43,6 @@ def _bounded_body(request: HttpRequest, *, limit: int) -> bytes | None:
     return None if len(body) > limit else body
 
 
-def _error(status: int, code: str, message: str) -> JsonResponse:
-    return JsonResponse({"error": {"code": code, "message": message}}, status=status)
+def _error(status: int, code: str, message: str, *, field: str | None = None) -> JsonResponse:
+    error = {"code": code, "message": message, **({"field": field} if field else {})}
+    return JsonResponse({"error": error}, status=status)

@@ -12,6 +12,7 @@ WEBHOOK_MAX_ATTEMPTS tries, parked for a person (the admin's dead-letter list re
 
 from __future__ import annotations
 
+import time
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -40,6 +41,7 @@ from checkout.saga import compensation, lease, recovery, step_log
 from checkout.saga.charge import apply_charge_outcome
 from checkout.saga.states import CAPTURED_PAYMENTS, UNDECIDED_PAYMENTS
 from tool_runtime.observability import get_logger
+from tool_runtime.text import PrintableText
 
 LOGGER = "giftgenius.checkout.webhooks"
 BATCH = 100
@@ -65,10 +67,11 @@ class PaymentUndecided(Exception):
 class WebhookRejected(Exception):
     """The request is not a genuine, well-formed event: answered 400, nothing changes."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, *, field: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.field = field
 
 
 @dataclass(frozen=True)
@@ -88,11 +91,13 @@ class RetryReport:
 # --- the event's shape: only what applying needs ----------------------------------------------
 
 
+# What is stored follows the printable-text rule (tool_runtime.text): a signed event is still
+# text from outside, and PostgreSQL refuses NUL in it.
 class _EventObject(BaseModel):
     model_config = ConfigDict(extra="ignore")
-    id: str = Field(min_length=1, max_length=255)
+    id: PrintableText = Field(min_length=1, max_length=255)
     metadata: dict[str, str] = {}
-    payment_intent: str | None = Field(default=None, max_length=255)  # on a charge
+    payment_intent: PrintableText | None = Field(default=None, max_length=255)  # on a charge
 
 
 class _EventData(BaseModel):
@@ -102,8 +107,8 @@ class _EventData(BaseModel):
 
 class _Event(BaseModel):
     model_config = ConfigDict(extra="ignore")
-    id: str = Field(min_length=1, max_length=255)
-    type: str = Field(min_length=1, max_length=100)
+    id: PrintableText = Field(min_length=1, max_length=255)
+    type: PrintableText = Field(min_length=1, max_length=100)
     created: int | None = None
     data: _EventData
 
@@ -178,7 +183,23 @@ def _verified(payload: bytes, signature_header: str | None) -> dict:
     except (ValueError, TypeError, AttributeError):
         # json errors are ValueErrors; a JSON value that is not an object fails in the SDK.
         raise WebhookRejected("WEBHOOK_MALFORMED", "The event is not a JSON object.") from None
+    if _signed_at(signature_header) > time.time() + settings.STRIPE_WEBHOOK_TOLERANCE_SECONDS:
+        # The SDK refuses only old timestamps; one far ahead would stay "fresh" for longer.
+        raise WebhookRejected(
+            "WEBHOOK_TIMESTAMP_FUTURE",
+            f"The signature is dated more than {settings.STRIPE_WEBHOOK_TOLERANCE_SECONDS} "
+            "seconds ahead of this server's clock.",
+        )
     return event.to_dict()
+
+
+def _signed_at(signature_header: str) -> int:
+    """The `t=` of a header the SDK has verified (so it has one, and it is an integer)."""
+    for item in signature_header.split(","):
+        name, _, value = item.strip().partition("=")
+        if name == "t":
+            return int(value)
+    raise AssertionError("a verified Stripe-Signature header carries t=")
 
 
 def _parse(raw: dict) -> _Event:
@@ -186,7 +207,9 @@ def _parse(raw: dict) -> _Event:
         return _Event.model_validate(raw)
     except ValidationError as exc:
         where = ".".join(str(part) for part in exc.errors()[0]["loc"])
-        raise WebhookRejected("WEBHOOK_MALFORMED", f"The event has no valid '{where}'.") from None
+        raise WebhookRejected(
+            "WEBHOOK_MALFORMED", f"The event has no valid '{where}'.", field=where
+        ) from None
 
 
 def _uuid_or_none(value: str | None) -> uuid.UUID | None:

@@ -31,10 +31,13 @@ from tool_runtime.outcome import (
     error_outcome,
     fingerprint,
     internal_error_outcome,
+    is_outage,
     refuse_leaked_secrets,
+    unavailable_outcome,
 )
 from tool_runtime.principals import principal_label
 from tool_runtime.registry import ToolContext, ToolSpec, get_tool, step_gate_error
+from tool_runtime.text import first_refused
 from tool_runtime.upstream import upstream_retries
 from tool_runtime.validation import unusable_arguments, validate_arguments
 from tool_runtime.workflows import Workflow, workflow_store
@@ -53,9 +56,12 @@ def execute_tool(
     fault_plan: str | None = None,
     scopes: frozenset[str] | None = None,
     host_subject: str | None = None,
+    refused: ToolError | None = None,
 ) -> ToolOutcome:
     """`scopes` are an OAuth token's (None: an API token or a trusted subject, which may call
-    every tool); `host_subject` is the MCP host's user id, recorded for analytics only."""
+    every tool); `host_subject` is the MCP host's user id, recorded for analytics only.
+    `refused`: what the transport refused beside the arguments (a request `_meta` value),
+    answered and recorded as a refused argument is."""
     started = time.perf_counter()
     cid = correlation_id_from(correlation_id)
     retries_token = upstream_retries.set(0)
@@ -69,6 +75,8 @@ def execute_tool(
     try:
         with faults.injected(fault_plan):
             spec = get_tool(name)
+            if refused is not None:
+                raise refused
             _authenticate(principal)
             if unusable is not None:
                 raise unusable
@@ -98,9 +106,13 @@ def execute_tool(
                 outcome = _run_handler(spec, args, context)
     except ToolError as exc:
         outcome = error_outcome(name=name, error=exc, correlation_id=cid)
-    except Exception:
-        log.exception("tool_crashed", tool=name, correlation_id=cid)
-        outcome = internal_error_outcome(name=name, correlation_id=cid)
+    except Exception as exc:
+        if is_outage(exc):
+            log.error("tool_database_unavailable", tool=name, correlation_id=cid, exc_info=exc)
+            outcome = unavailable_outcome(name=name, correlation_id=cid)
+        else:
+            log.exception("tool_crashed", tool=name, correlation_id=cid)
+            outcome = internal_error_outcome(name=name, correlation_id=cid)
     finally:
         retries = upstream_retries.get()
         upstream_retries.reset(retries_token)
@@ -118,9 +130,9 @@ def execute_tool(
             duration_ms=(time.perf_counter() - started) * 1000,
             host_subject=host_subject,
         )
-    except Exception:
+    except Exception as exc:
         # Recording must never replace what the tool did (a charge may have gone through).
-        log.exception("tool_call_not_recorded", tool=name, correlation_id=cid)
+        call_log.not_recorded(tool=name, correlation_id=cid, exc=exc)
     return outcome
 
 
@@ -234,7 +246,7 @@ def _first_read(
     guard = {"principal": label, "tool": spec.name, "workflow_id": workflow_id}
     raw_key = raw_args.get("idempotency_key")
     first = FirstRead()
-    if spec.requires_idempotency_key and isinstance(raw_key, str) and raw_key:
+    if spec.requires_idempotency_key and _storable(raw_key):
         key, failures = idempotency.read_key_beside(
             principal=label,
             tool=spec.name,
@@ -255,6 +267,12 @@ def _first_read(
         )
     loop_guard.refuse_if_looping(tool=spec.name, failures=failures)
     return first
+
+
+def _storable(text: Any) -> bool:
+    """Text the database can be asked about: a raw value is read before it is validated, and
+    PostgreSQL refuses NUL (validation then refuses the rest of what the text rule does)."""
+    return isinstance(text, str) and bool(text) and first_refused(text) is None
 
 
 def _workflow_id_of(raw_args: dict[str, Any]) -> uuid.UUID | None:
@@ -289,9 +307,8 @@ def _record(
         "step_id": step_id or None,
         "status": str(status),
         "error_code": error.get("code"),
-        "idempotency_key": key[:200]
-        if isinstance(key, str)
-        else None,  # an invalid key may be longer
+        # An invalid key may be longer, or hold what no row can: recorded cut, or not at all.
+        "idempotency_key": key[:200] if _storable(key) else None,
         "correlation_id": outcome.correlation_id,
         "duration_ms": round(duration_ms, 2),
         "replayed": outcome.replayed,

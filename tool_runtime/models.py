@@ -97,3 +97,15 @@ class ToolCallLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tool} {self.status} {self.error_code}"
+
+
+class UnrecordedToolCall(models.Model):
+    """A call whose ToolCallLog row could not be written, tallied here once the database takes
+    writes again, so the alert rules (and `check_alerts`, in another process) still see it."""
+
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)  # the call's time
+    tool = models.CharField(max_length=64)
+    correlation_id = models.CharField(max_length=64, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.tool} {self.correlation_id} (not recorded)"

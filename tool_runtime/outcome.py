@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
+from django.db import InterfaceError, OperationalError
 
 from tool_runtime.errors import ToolError
 from tool_runtime.registry import WIDGET_SECRET_META_KEYS
@@ -64,6 +65,37 @@ def internal_error_outcome(*, name: str, correlation_id: str) -> ToolOutcome:
     )
     return ToolOutcome(
         name, error_body(internal), {"correlation_id": correlation_id}, 500, correlation_id
+    )
+
+
+# Seconds a client is told to wait before retrying a call the database could not serve.
+RETRY_AFTER_SECONDS = 5
+
+
+def is_outage(exc: BaseException) -> bool:
+    """The database could not be reached (not: it refused a statement, which is a bug)."""
+    return isinstance(exc, OperationalError | InterfaceError)
+
+
+def unavailable_error(correlation_id: str) -> ToolError:
+    return ToolError(
+        "SERVICE_UNAVAILABLE",
+        f"GiftGenius cannot reach its database right now. Retry the same call in "
+        f"{RETRY_AFTER_SECONDS} seconds; nothing was changed that a retry would repeat.",
+        details={"correlation_id": correlation_id, "retry_after_seconds": RETRY_AFTER_SECONDS},
+    )
+
+
+def unavailable_outcome(*, name: str, correlation_id: str) -> ToolOutcome:
+    """What a call answers while the database is unreachable: retryable, after a pause."""
+    error = unavailable_error(correlation_id)
+    return ToolOutcome(
+        name,
+        error_body(error),
+        {"correlation_id": correlation_id},
+        503,
+        correlation_id,
+        extra_headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
     )
 
 

@@ -21,7 +21,7 @@ from checkout.models import OrderStatus
 from giftgenius.operations import metrics
 from tool_runtime import call_log
 from tool_runtime.errors import ERROR_CATALOG, ErrorType, Severity
-from tool_runtime.models import ToolCallStatus
+from tool_runtime.models import ToolCallStatus, UnrecordedToolCall
 
 PAYMENT_OUTAGE_CODES = ["PAYMENT_TIMEOUT", "PAYMENT_PROVIDER_ERROR"]
 INTERNAL_CODES = ["INTERNAL_ERROR"]
@@ -225,10 +225,33 @@ def ledger_mismatch(now: datetime, limits: Thresholds) -> list[Alert]:
     ]
 
 
+def calls_not_recorded(now: datetime, limits: Thresholds) -> list[Alert]:
+    """Calls whose log row could not be written: every other rule reads those rows, so a call
+    that crashed without one would otherwise page nobody. Counts the tallies in the database and
+    those this process still holds for it."""
+    since = now - timedelta(seconds=limits.window_seconds)
+    count = UnrecordedToolCall.objects.filter(created_at__gte=since).count()
+    count += sum(1 for tally in call_log.untallied() if tally["created_at"] >= since)
+    if count < 1:
+        return []
+    return [
+        Alert(
+            rule="calls_not_recorded",
+            summary=(
+                f"{count} tool call(s) in the last {limits.window_seconds // 60} min could not be "
+                "logged (see the tool_call_not_recorded log lines)"
+            ),
+            value=count,
+            threshold=1,
+        )
+    ]
+
+
 RULES: list[Rule] = [
     upstream_failure_rate,
     payment_outage,
     internal_errors,
+    calls_not_recorded,
     other_alert_codes,
     saga_stuck,
     ledger_mismatch,

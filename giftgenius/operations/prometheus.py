@@ -21,6 +21,7 @@ from prometheus_client.core import (
 from prometheus_client.registry import Collector
 
 from giftgenius.operations import alerts, metrics
+from tool_runtime import call_log
 
 
 class DatabaseCollector(Collector):
@@ -122,6 +123,8 @@ class DatabaseCollector(Collector):
 
 def render_prometheus() -> bytes:
     registry = CollectorRegistry(auto_describe=False)
+    # Counted in this process, not read from the database: served even while it is down.
+    registry.register(call_log.UNRECORDED)
     registry.register(DatabaseCollector())
     return generate_latest(registry)
 

@@ -60,6 +60,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "giftgenius.admin_query.PrintableAdminQuery",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -206,9 +207,17 @@ _PUBLIC_ORIGIN = f"{_public.scheme}://{_public.netloc}"
 # Django's ".example.com" / "*" patterns have no MCP equivalent; only concrete hosts carry over.
 _MCP_HOSTS = [h for h in ALLOWED_HOSTS if h and not h.startswith((".", "*"))]
 _LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "[::1]"}
-# The Host header carries the port, so each allowed host is accepted bare and with any port.
+# Each allowed host is accepted bare; loopback (development, tests) with any port too. Host and
+# port are matched as whole tokens (giftgenius.transports.mcp_http), so `host:*` is no prefix.
 MCP_ALLOWED_HOSTS = env_list(
-    "MCP_ALLOWED_HOSTS", sorted({_public.netloc, *_MCP_HOSTS, *(f"{h}:*" for h in _MCP_HOSTS)})
+    "MCP_ALLOWED_HOSTS",
+    sorted(
+        {
+            _public.netloc,
+            *_MCP_HOSTS,
+            *(f"{h}:*" for h in _MCP_HOSTS if h in _LOOPBACK_HOSTS),
+        }
+    ),
 )
 # Browsers send Origin; plain http is accepted only from loopback (local development).
 MCP_ALLOWED_ORIGINS = env_list(

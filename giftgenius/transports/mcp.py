@@ -29,13 +29,15 @@ from mcp_types.jsonrpc import INVALID_PARAMS
 
 from giftgenius.transports.mcp_auth import CALLER_STATE
 from giftgenius.transports.rest import ERROR_SCHEMA
+from tool_runtime import call_log
 from tool_runtime.caller_cache import Caller
 from tool_runtime.errors import ToolError
 from tool_runtime.executor import execute_tool
 from tool_runtime.observability import correlation_id_from, get_logger
-from tool_runtime.outcome import ToolOutcome, error_body
+from tool_runtime.outcome import ToolOutcome, error_body, is_outage, unavailable_error
 from tool_runtime.principals import user_for_subject
 from tool_runtime.registry import REGISTRY, ToolSpec
+from tool_runtime.text import describe_refused, drop_invisible
 from tool_runtime.validation import is_unicode
 from widget.locale import DEFAULT_LANGUAGE, locale_from_accept_language, normalize_locale
 from widget.rendering import fragment_or_none
@@ -144,6 +146,7 @@ class CallRequest:
     correlation_id: str | None
     locale: str
     fault_plan: str | None
+    refused: ToolError | None = None  # a _meta value no row can hold
 
 
 def locale_for(meta: dict[str, Any], headers: Any) -> str:
@@ -182,17 +185,38 @@ def call_request(name: str, arguments: Any, context: Context | None) -> CallRequ
     correlation = next((meta[k] for k in META_CORRELATION if _string(meta.get(k))), None)
     if correlation is None and headers:
         correlation = headers.get("x-correlation-id")
-    subject = _string(meta.get(META_SUBJECT))
+    subject, refused = _subject(meta.get(META_SUBJECT))
     return CallRequest(
         name=name,
         arguments=arguments,
         authorization=headers.get("authorization") if headers else None,
         caller=caller,
-        subject=subject if subject and len(subject) <= MAX_SUBJECT_LENGTH else None,
+        subject=subject,
         correlation_id=correlation,
         locale=locale_for(meta, headers),
         fault_plan=_string(meta.get(META_FAULT)),
+        refused=refused,
     )
+
+
+def _subject(value: Any) -> tuple[str | None, ToolError | None]:
+    """The host's user id, which names a user and is stored with the call, so it follows the
+    printable-text rule: text it refuses is a VALIDATION_ERROR naming the _meta key."""
+    if not isinstance(value, str) or not value:
+        return None, None
+    field = f"_meta.{META_SUBJECT}"
+    expected = f"printable text of 1 to {MAX_SUBJECT_LENGTH} characters"
+    why = "is not valid Unicode" if not is_unicode(value) else None
+    if why is None:
+        value = drop_invisible(value)
+        refused = describe_refused(value)
+        why = f"holds {refused}, which is not allowed in text" if refused else None
+    if why is None and not 0 < len(value) <= MAX_SUBJECT_LENGTH:
+        why = f"has {len(value)} characters"
+    if why is None:
+        return value, None
+    message = f"The request's '{field}' {why}; expected {expected}."
+    return None, ToolError("VALIDATION_ERROR", message, field=field, expected=expected)
 
 
 def principal_for(request: CallRequest) -> Caller | None:
@@ -213,7 +237,10 @@ def run_tool_call(request: CallRequest) -> CallToolResult:
     """Runs in a worker thread: the executor, the ORM and template rendering are synchronous."""
     close_old_connections()
     try:
-        caller = principal_for(request)
+        try:
+            caller = principal_for(request)
+        except Exception as exc:
+            return _unrecorded_failure(request, exc)  # before the executor, which logs calls
         outcome = execute_tool(
             name=request.name,
             arguments=request.arguments,
@@ -224,6 +251,7 @@ def run_tool_call(request: CallRequest) -> CallToolResult:
             fault_plan=request.fault_plan,
             scopes=caller.scopes if caller else None,
             host_subject=request.subject,
+            refused=request.refused,
         )
         return tool_result(outcome, locale=request.locale)
     except Exception:
@@ -231,6 +259,17 @@ def run_tool_call(request: CallRequest) -> CallToolResult:
         return internal_error_result(request)
     finally:
         close_old_connections()
+
+
+def _unrecorded_failure(request: CallRequest, exc: Exception) -> CallToolResult:
+    """The trusted subject's user could not be read: the call is answered, and counted as one
+    the log does not hold."""
+    cid = correlation_id_from(request.correlation_id)
+    if request.name in REGISTRY:
+        call_log.not_recorded(tool=request.name, correlation_id=cid, exc=exc)
+    if is_outage(exc):
+        return error_result(request, unavailable_error(cid))
+    return internal_error_result(request, cid)
 
 
 def tool_result(outcome: ToolOutcome, *, locale: str) -> CallToolResult:
@@ -247,15 +286,20 @@ def tool_result(outcome: ToolOutcome, *, locale: str) -> CallToolResult:
     )
 
 
-def internal_error_result(request: CallRequest) -> CallToolResult:
+def internal_error_result(request: CallRequest, cid: str | None = None) -> CallToolResult:
     """The contract's INTERNAL_ERROR: never the exception's text (it could carry internals)."""
-    cid = correlation_id_from(request.correlation_id)
+    cid = cid or correlation_id_from(request.correlation_id)
     error = ToolError(
         "INTERNAL_ERROR",
         "The server failed unexpectedly. Retry once; if it fails again, tell the person and "
         "quote the correlation id.",
         details={"correlation_id": cid},
     )
+    return error_result(request, error)
+
+
+def error_result(request: CallRequest, error: ToolError) -> CallToolResult:
+    cid = (error.details or {}).get("correlation_id") or correlation_id_from(request.correlation_id)
     return CallToolResult(
         content=[TextContent(type="text", text=error.message)],
         structured_content=error_body(error),

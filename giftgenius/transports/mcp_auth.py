@@ -12,14 +12,25 @@ from __future__ import annotations
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
-from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
+from mcp.server.transport_security import TransportSecuritySettings
 from oauth2_provider.www_authenticate import build_bearer_challenge
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from giftgenius.transports.mcp_http import (
+    JSONRPC_INTERNAL_ERROR,
+    McpTransportSecurity,
+    body_refusal,
+    jsonrpc_error,
+    jsonrpc_errors_only,
+)
 from tool_runtime.caller_cache import Caller
+from tool_runtime.observability import correlation_id_from, get_logger
+from tool_runtime.outcome import RETRY_AFTER_SECONDS, is_outage, unavailable_error
 from tool_runtime.principals import cached_caller, caller_for_bearer_header
+
+log = get_logger("giftgenius.mcp")
 
 CALLER_STATE = "giftgenius_caller"
 WELL_KNOWN_RESOURCE = "/.well-known/oauth-protected-resource"
@@ -56,14 +67,21 @@ class McpBearerAuth:
     def __init__(self, app: ASGIApp, *, path: str, security: TransportSecuritySettings) -> None:
         self.app = app
         self.path = path
-        # The SDK's own Host and Origin checks, run before a challenge is built from the Host.
-        self.transport_security = TransportSecurityMiddleware(security)
+        # Host and Origin, checked before anything else (a challenge is built from the Host).
+        self.transport_security = McpTransportSecurity(security)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"] != self.path:
             await self.app(scope, receive, send)
             return
+        send = jsonrpc_errors_only(send)
         request = Request(scope)
+        # A foreign Host or Origin is refused as the SDK refuses it (421, 403), never sent to
+        # discovery on a host the request chose (RFC 9728 §5.1).
+        refusal = await self.transport_security.validate_request(request) or body_refusal(request)
+        if refusal is not None:
+            await refusal(scope, receive, send)
+            return
         header = request.headers.get("authorization")
         if header is None and settings.MCP_TRUST_OPENAI_SUBJECT:
             # Development and tests only: the subject in the call's _meta stands in for sign-in.
@@ -73,19 +91,24 @@ class McpBearerAuth:
         caller = None
         if header is not None:
             # A cached caller needs no thread hop (most calls); otherwise the database decides.
-            caller = cached_caller(header, resource_uri=resource_uri) or await sync_to_async(
-                _verify, thread_sensitive=False
-            )(header, resource_uri)
-        if caller is None:
-            # A foreign Host or Origin is refused as the SDK refuses it (421, 403), never sent to
-            # discovery on a host the request chose (RFC 9728 §5.1).
-            refusal = await self.transport_security.validate_request(request)
-            if refusal is not None:
-                await refusal(scope, receive, send)
+            try:
+                caller = cached_caller(header, resource_uri=resource_uri) or await sync_to_async(
+                    _verify, thread_sensitive=False
+                )(header, resource_uri)
+            except Exception as exc:
+                if not is_outage(exc):
+                    raise
+                log.error("mcp_database_unavailable", path=self.path)
+                cid = correlation_id_from(request.headers.get("x-correlation-id"))
+                response = jsonrpc_error(
+                    unavailable_error(cid), status=503, code=JSONRPC_INTERNAL_ERROR
+                )
+                response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+                await response(scope, receive, send)
                 return
-            base_url = str(request.base_url)
+        if caller is None:
             response = challenge(
-                base_url=base_url, path=self.path, invalid_token=header is not None
+                base_url=str(request.base_url), path=self.path, invalid_token=header is not None
             )
             await response(scope, receive, send)
             return

@@ -15,15 +15,25 @@ from ninja import NinjaAPI
 from oauth2_provider.www_authenticate import build_bearer_challenge
 from pydantic import BaseModel
 
+from tool_runtime import call_log
 from tool_runtime.errors import ERROR_CATALOG, ToolError
 from tool_runtime.executor import execute_tool
 from tool_runtime.observability import correlation_id_from, get_logger
-from tool_runtime.outcome import ToolOutcome, error_body, internal_error_outcome
+from tool_runtime.outcome import (
+    ToolOutcome,
+    error_body,
+    error_outcome,
+    internal_error_outcome,
+    is_outage,
+    unavailable_outcome,
+)
 from tool_runtime.principals import caller_for_bearer_header
 from tool_runtime.registry import REGISTRY, ToolSpec
 from tool_runtime.validation import json_arguments
 
 REF = "#/components/schemas/{model}"
+# Answered METHOD_NOT_ALLOWED in the contract (Ninja's own answer is an HTML page).
+OTHER_METHODS = ["GET", "PUT", "PATCH", "DELETE"]
 FAULT_HEADER = "HTTP_X_FAULT_INJECT"
 # The REST tools are one protected resource (RFC 9728): tokens are asked for this path.
 TOOLS_RESOURCE_PATH = "/api/tools"
@@ -123,6 +133,8 @@ def render(outcome: ToolOutcome) -> HttpResponse:
     payload = orjson.dumps({**outcome.body, "_meta": outcome.meta}, option=orjson.OPT_NON_STR_KEYS)
     response = HttpResponse(payload, status=outcome.http_status, content_type="application/json")
     response["X-Correlation-ID"] = outcome.correlation_id
+    for header, value in outcome.extra_headers.items():
+        response[header] = value
     if outcome.replayed:
         response["Idempotent-Replayed"] = "true"
     return response
@@ -132,6 +144,7 @@ def tool_view(spec: ToolSpec):
     def view(request: HttpRequest) -> HttpResponse:
         correlation_id = correlation_id_from(request.headers.get("X-Correlation-ID"))
         try:
+            refuse_media_type(request)
             arguments = json_arguments(request)
         except ToolError as exc:
             return render(
@@ -164,6 +177,47 @@ def tool_view(spec: ToolSpec):
 
     view.__name__ = f"tool_{spec.name}"
     return view
+
+
+def refuse_media_type(request: HttpRequest) -> None:
+    """A body sent as something other than JSON (a form, text/plain: what a page on another
+    site can post without asking) is refused; a body without a Content-Type is read as JSON."""
+    media_type = request.content_type or ""
+    if request.headers.get("Content-Type") is None or media_type == "application/json":
+        return
+    if media_type.startswith("application/") and media_type.endswith("+json"):
+        return
+    raise ToolError(
+        "UNSUPPORTED_MEDIA_TYPE",
+        f"The body is sent as '{media_type}'; a tool call is JSON. Send it with "
+        "'Content-Type: application/json'.",
+        field="Content-Type",
+        expected="application/json",
+        example="application/json",
+    )
+
+
+def method_not_allowed(request: HttpRequest) -> HttpResponse:
+    """Every tool is called with POST; another method is answered in the contract."""
+    correlation_id = correlation_id_from(request.headers.get("X-Correlation-ID"))
+    error = ToolError(
+        "METHOD_NOT_ALLOWED",
+        f"{request.method} is not how a tool is called: send POST with the tool's fields as a "
+        "JSON object.",
+        field="(method)",
+        expected="POST",
+        allowed_values=["POST"],
+    )
+    tool = request.path.rstrip("/").rpartition("/")[2]
+    outcome = error_outcome(name=tool, error=error, correlation_id=correlation_id)
+    outcome.meta = {"correlation_id": correlation_id}
+    response = render(outcome)
+    response["Allow"] = "POST"
+    return response
+
+
+def unknown_tool_method_not_allowed(request: HttpRequest, name: str) -> HttpResponse:
+    return method_not_allowed(request)
 
 
 def bearer_challenge(request: HttpRequest, *, sent_token: bool) -> str:
@@ -225,7 +279,13 @@ def build_api() -> GiftGeniusAPI:
                 "security": [{"bearerAuth": []}],
             },
         )(tool_view(spec))
+        api.api_operation(OTHER_METHODS, f"/tools/{spec.name}", include_in_schema=False)(
+            method_not_allowed
+        )
     api.post("/tools/{name}", include_in_schema=False)(unknown_tool_view)
+    api.api_operation(OTHER_METHODS, "/tools/{name}", include_in_schema=False)(
+        unknown_tool_method_not_allowed
+    )
     # Ninja's own handler re-raises (Django's HTML 500), or under DEBUG answers the traceback.
     api.add_exception_handler(Exception, internal_error_response)
     return api
@@ -233,10 +293,15 @@ def build_api() -> GiftGeniusAPI:
 
 def internal_error_response(request: HttpRequest, exc: Exception) -> HttpResponse:
     """Anything that escaped the executor (the bearer check's database read, say) is answered
-    with the contract too."""
+    with the contract too: an unreachable database as SERVICE_UNAVAILABLE."""
     correlation_id = correlation_id_from(request.headers.get("X-Correlation-ID"))
-    log.error("rest_call_crashed", path=request.path, correlation_id=correlation_id, exc_info=exc)
     name = request.path.rstrip("/").rpartition("/")[2]
+    if name in REGISTRY:  # the executor did not run, so it did not log the call
+        call_log.not_recorded(tool=name, correlation_id=correlation_id, exc=exc)
+    if is_outage(exc):
+        log.error("rest_database_unavailable", path=request.path, correlation_id=correlation_id)
+        return render(unavailable_outcome(name=name, correlation_id=correlation_id))
+    log.error("rest_call_crashed", path=request.path, correlation_id=correlation_id, exc_info=exc)
     return render(internal_error_outcome(name=name, correlation_id=correlation_id))
 
 

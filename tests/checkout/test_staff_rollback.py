@@ -261,3 +261,18 @@ def test_rolling_back_a_retryably_failed_order_says_it_ends_the_retry(api, demo_
         .order_by("created_at", "pk")
         .values_list("outcome", flat=True)
     ) == ["closed_for_good", "already_rolled_back"]
+
+
+@pytest.mark.parametrize("reason", ["Refund \u202edetneffo", "two\nlines", "nul\x00"])
+def test_a_reason_that_is_not_printable_text_rolls_nothing_back(
+    api, demo_catalog, operator, reason
+):
+    """The reason is shown to staff and kept in the audit trail: a bidi override could make it
+    read as something else."""
+    placed = paid_order(api)
+    response = operator.post(ROLLBACK_URL, {"orders": [placed.order_id], "reason": reason})
+    assert response.status_code == 200
+    assert list(response.context["form"].errors) == ["reason"]
+    assert Order.objects.get(pk=placed.order_id).status == OrderStatus.COMPLETED
+    assert not RollbackAuditEntry.objects.exists()
+    ledger_is_clean()

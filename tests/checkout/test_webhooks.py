@@ -501,6 +501,7 @@ def test_staff_without_the_permission_cannot_retry(api, settings, db):
         ("garbled header", "WEBHOOK_SIGNATURE_INVALID"),
         ("body changed after signing", "WEBHOOK_SIGNATURE_INVALID"),
         ("stale", "WEBHOOK_TIMESTAMP_STALE"),
+        ("far in the future", "WEBHOOK_TIMESTAMP_FUTURE"),
         ("not json", "WEBHOOK_MALFORMED"),
         ("json array", "WEBHOOK_MALFORMED"),
         ("no object id", "WEBHOOK_MALFORMED"),
@@ -525,6 +526,8 @@ def test_bad_webhooks_get_a_precise_400_and_change_nothing(api, settings, case, 
         status, body = send(text.replace("succeeded", "payment_failed"), signature=header)
     elif case == "stale":
         status, body = send(good, timestamp=int(time.time()) - 301)
+    elif case == "far in the future":
+        status, body = send(good, timestamp=int(time.time()) + 3600)
     elif case == "not json":
         status, body = send("{not json")
     elif case == "json array":
@@ -543,6 +546,47 @@ def test_bad_webhooks_get_a_precise_400_and_change_nothing(api, settings, case, 
     assert status == 400, body
     assert body["error"]["code"] == code and body["error"]["message"]
     assert "Traceback" not in json.dumps(body)
+    assert not WebhookEvent.objects.exists()
+    assert footprint(order_id) == before
+
+
+def test_a_timestamp_ahead_within_the_tolerance_is_accepted(api, settings):
+    _, order_id = pending_order(api, settings)
+    settle_at_provider(order_id)
+    good = event(
+        "payment_intent.succeeded",
+        order_id=order_id,
+        payment_id=payment_of(order_id).provider_charge_id,
+    )
+    status, body = send(good, timestamp=int(time.time()) + 240)  # a clock a little ahead
+    assert status == 200, body
+
+
+# Spelled in the JSON itself, as a sender would: NUL (PostgreSQL refuses it in text, once a
+# 500), a lone surrogate (no UTF-8 row holds it), a bidi override and a C1 control.
+UNPRINTABLE = {"nul": "\\u0000", "lone surrogate": "\\ud800", "bidi": "\\u202e", "c1": "\\u0085"}
+
+
+@pytest.mark.parametrize("field", ["id", "type", "data.object.id", "data.object.payment_intent"])
+@pytest.mark.parametrize("char", UNPRINTABLE.values(), ids=UNPRINTABLE.keys())
+def test_a_signed_event_with_unprintable_text_is_malformed_naming_the_field(
+    api, settings, field, char
+):
+    _, order_id = pending_order(api, settings)
+    before = footprint(order_id)
+    good = event("charge.succeeded", order_id=order_id, payment_id="pi_0123456789")
+    *parents, name = field.split(".")
+    node = good
+    for parent in parents:
+        node = node[parent]
+    node[name] = f"{node[name]}PLACEHOLDER"
+    text = json.dumps(good).replace("PLACEHOLDER", char)
+
+    status, body = send(text)
+
+    assert status == 400, body
+    assert body["error"]["code"] == "WEBHOOK_MALFORMED"
+    assert body["error"]["field"] == field and field in body["error"]["message"]
     assert not WebhookEvent.objects.exists()
     assert footprint(order_id) == before
 

@@ -9,13 +9,14 @@ import logging
 import time
 
 import pytest
-from django.db import DatabaseError
+from django.db import DatabaseError, OperationalError
 from django.test import Client
+from prometheus_client import CollectorRegistry
 from starlette.testclient import TestClient
 
 from giftgenius.operations.metrics import tool_call_totals
 from tool_runtime import call_log
-from tool_runtime.models import ToolCallLog
+from tool_runtime.models import ToolCallLog, UnrecordedToolCall
 from tool_runtime.principals import issue_api_token
 
 
@@ -128,16 +129,52 @@ def test_shutting_the_app_down_flushes_the_batch():
     assert ToolCallLog.objects.count() == 1 and call_log.pending() == 0
 
 
-def test_a_failed_batch_insert_is_logged_and_bounded(monkeypatch, caplog, db):
+def test_a_failed_batch_insert_is_logged_counted_and_bounded(monkeypatch, caplog, db):
     call_log.write(fields=row_fields(), deferrable=True)
+    before = unrecorded("get_workflow")
 
     def broken(*args, **kwargs):
-        raise RuntimeError("disk full")
+        raise OperationalError("connection refused")
 
     monkeypatch.setattr(call_log, "insert_rows", broken)
     assert call_log.flush() == 0
     assert call_log.pending() == 0  # dropped, not kept growing
-    assert "call_log_rows_lost" in caplog.text
+    assert "tool_call_not_recorded" in caplog.text
+    assert unrecorded("get_workflow") == before + 1
+    assert len(call_log.untallied()) == 1  # tallied once the database takes writes again
+
+
+def unrecorded(tool: str) -> float:
+    """This process's giftgenius_tool_calls_unrecorded_total for `tool`, as /metrics serves it."""
+    registry = CollectorRegistry()
+    registry.register(call_log.UNRECORDED)
+    return registry.get_sample_value("giftgenius_tool_calls_unrecorded_total", {"tool": tool}) or 0
+
+
+@pytest.mark.postgres
+def test_a_row_the_database_refuses_takes_no_other_row_with_it_and_is_still_seen(
+    db, caplog, settings
+):
+    """PostgreSQL refuses NUL in text: one such row once lost its whole batch (five other
+    users' calls) and left no trace for the metrics, the loop guard or the alerts."""
+    settings.CALL_LOG_BATCH_SIZE = 10
+    before = unrecorded("suggest_gifts")
+    for n in range(5):
+        call_log.write(fields=row_fields(principal=f"user:{n}"), deferrable=True)
+    bad = row_fields(tool="suggest_gifts", host_subject="v1/\x00", correlation_id="c" * 32)
+    call_log.write(fields=bad, deferrable=True)
+
+    with caplog.at_level(logging.ERROR, logger="tool_runtime.call_log"):
+        assert call_log.flush() == 5
+
+    assert ToolCallLog.objects.filter(tool="get_workflow").count() == 5
+    assert not ToolCallLog.objects.filter(tool="suggest_gifts").exists()
+    lines = [r for r in caplog.records if "tool_call_not_recorded" in r.getMessage()]
+    assert len(lines) == 1 and lines[0].levelno == logging.ERROR
+    assert unrecorded("suggest_gifts") == before + 1
+    tally = UnrecordedToolCall.objects.get()
+    assert (tally.tool, tally.correlation_id) == ("suggest_gifts", "c" * 32)
+    assert call_log.untallied() == []
 
 
 def test_a_failure_to_record_the_call_never_replaces_its_result(api, monkeypatch, caplog):

@@ -298,3 +298,45 @@ def test_every_catalog_entry_is_complete():
         assert str(spec.banner)
     assert ERROR_CATALOG["UPSTREAM_UNAVAILABLE"].severity == Severity.ALERT
     assert ERROR_CATALOG["CARD_DECLINED"].severity == Severity.ANALYTICS
+
+
+# --- requests no tool reads: still the contract ---------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["/api/tools/get_workflow", "/api/tools/no_such_tool"])
+@pytest.mark.parametrize("method", ["get", "put", "patch", "delete"])
+def test_a_method_other_than_post_is_the_contracts_method_not_allowed(api, path, method):
+    response = getattr(api.client, method)(path)
+    assert response.status_code == 405
+    assert (response["Content-Type"], response["Allow"]) == ("application/json", "POST")
+    error = json.loads(response.content)["error"]
+    assert (error["code"], error["field"], error["allowed_values"]) == (
+        "METHOD_NOT_ALLOWED",
+        "(method)",
+        ["POST"],
+    )
+
+
+@pytest.mark.parametrize(
+    "content_type", ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data"]
+)
+def test_a_body_that_is_not_sent_as_json_is_the_contracts_unsupported_media_type(api, content_type):
+    """A page on another site can post these without asking the browser first: never read."""
+    response = api.client.generic(
+        "POST", "/api/tools/start_gift_workflow", b"{}", content_type=content_type
+    )
+    assert response.status_code == 415
+    assert response["Content-Type"] == "application/json"
+    error = json.loads(response.content)["error"]
+    assert (error["code"], error["field"]) == ("UNSUPPORTED_MEDIA_TYPE", "Content-Type")
+    assert not WorkflowContext.objects.exists()
+
+
+def test_a_body_sent_as_json_with_a_charset_is_read(api):
+    response = api.client.generic(
+        "POST",
+        "/api/tools/start_gift_workflow",
+        b"{}",
+        content_type="application/json; charset=utf-8",
+    )
+    assert response.status_code == 200, response.content

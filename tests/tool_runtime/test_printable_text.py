@@ -9,6 +9,8 @@ from tests.fixtures import (
     BOTH_DATABASES,
     SHIPPING,
     assert_error,
+    commit,
+    draft_order,
     gift_selected,
     make_product,
     paid_order,
@@ -16,6 +18,7 @@ from tests.fixtures import (
     start,
     suggest,
 )
+from tool_runtime.models import ToolCallLog
 from tool_runtime.registry import REGISTRY
 from tool_runtime.text import PRINTABLE, describe_refused, printable
 
@@ -142,3 +145,26 @@ def test_an_interest_with_a_bidi_override_is_refused_by_its_position(api, demo_c
     error = assert_error(response, "VALIDATION_ERROR", 422)
     assert error["field"] == "interests.1"
     assert "U+202E" in error["message"]
+
+
+# --- text no database row can hold, before it is validated --------------------------------------
+
+
+@pytest.mark.parametrize("tool", ["prepare_order", "commit_order"])
+def test_an_idempotency_key_with_nul_is_a_validation_error_not_a_retryable_crash(
+    api, demo_catalog, tool
+):
+    """The raw key is read (beside the loop guard) before the arguments are validated: on
+    PostgreSQL a NUL in it was a 500 INTERNAL_ERROR that invited a retry."""
+    draft = draft_order(api)
+    key = "abcd\x00efgh-1234"
+    if tool == "prepare_order":
+        response = prepare(api, draft.workflow_id, key=key)
+    else:
+        response = commit(api, draft.workflow_id, draft.order_id, draft.confirmation_token, key=key)
+
+    error = assert_error(response, "VALIDATION_ERROR", 422)
+    assert error["field"] == "idempotency_key" and error["retryable"] is False
+    row = ToolCallLog.objects.get(tool=tool, status="failed")  # logged, without the key
+    assert (row.error_code, row.idempotency_key) == ("VALIDATION_ERROR", "")
+    assert Order.objects.get(pk=draft.order_id).status == "draft"

@@ -684,3 +684,34 @@ def test_admin_times_show_seconds_and_zone_in_every_language(operator, user, lan
 
     assert readonly_values(html)["created_at"] == "2026-05-04 13:07:42 UTC"
     assert html.count("2026-05-04 13:07:42 UTC") >= 2  # the saga timeline's step too
+
+
+# Every list page with a filter, and the value each filter is sent.
+FILTERED_LISTS = [
+    (model, field)
+    for model, model_admin in admin.site._registry.items()
+    for field in model_admin.list_filter
+    if isinstance(field, str)
+]
+
+
+@pytest.mark.parametrize("char", ["\x00", "\u202e", "\x85"], ids=["nul", "bidi", "c1"])
+def test_every_admin_list_filter_refuses_unprintable_text_with_a_400(superuser, char):
+    """On PostgreSQL a NUL in a list filter (`?status__exact=%00`) was a 500 on every list
+    page with a filter, the libraries' included."""
+    client = client_for(superuser)
+    client.raise_request_exception = False
+    assert len(FILTERED_LISTS) >= 9
+    for model, field in FILTERED_LISTS:
+        url = reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")
+        for query in ({f"{field}__exact": f"x{char}"}, {"q": char}, {f"{field}{char}": "x"}):
+            response = client.get(url, query)
+            assert response.status_code == 400, (url, query, response.status_code)
+            assert "not allowed in text" in response.content.decode()
+
+
+def test_an_admin_list_filter_of_printable_text_still_filters(superuser):
+    response = client_for(superuser).get(
+        reverse("admin:checkout_order_changelist"), {"status__exact": "draft", "q": "Zoë 🎁"}
+    )
+    assert response.status_code == 200

@@ -9,13 +9,15 @@ from decimal import Decimal
 import pytest
 from django.core.management import ManagementUtility, call_command
 from django.core.management.base import CommandError
+from django.db import DataError, OperationalError
 from django.test import override_settings
 from django.utils import timezone
 
 from checkout.models import Order, OrderStatus, SagaStep
 from giftgenius.operations import alerts
+from tool_runtime import call_log
 from tool_runtime.errors import ERROR_CATALOG, Severity
-from tool_runtime.models import ToolCallLog
+from tool_runtime.models import ToolCallLog, UnrecordedToolCall
 
 pytestmark = pytest.mark.django_db(databases=["default", "payment_ledger"])
 
@@ -236,3 +238,25 @@ def test_an_unreadable_provider_ledger_is_an_alert_not_a_crash(user):
         assert rules_firing() == ["ledger_unverifiable"]
         assert run_check_alerts()[0] == 1
     assert rules_firing() == []
+
+
+def test_a_call_that_could_not_be_logged_fires_though_no_row_shows_it(monkeypatch):
+    """The other rules read the call log: a crash whose row could not be written left "no
+    active alerts". Tallied in the database, check_alerts (another process) sees it; still held
+    by this process (the database refused even the tally), its own rules see it."""
+    monkeypatch.setattr(call_log, "insert_rows", refuse_writes)
+    call_log.not_recorded(tool="prepare_order", correlation_id="c1", exc=OperationalError("down"))
+    assert rules_firing() == ["calls_not_recorded"]  # held by this process
+    monkeypatch.undo()
+
+    call_log.not_recorded(tool="prepare_order", correlation_id="c2", exc=DataError("NUL"))
+
+    assert UnrecordedToolCall.objects.count() == 2 and call_log.untallied() == []
+    code, out = run_check_alerts()
+    assert code == 1 and "ALERT calls_not_recorded: 2 tool call(s)" in out
+    UnrecordedToolCall.objects.update(created_at=timezone.now() - timedelta(minutes=6))
+    assert run_check_alerts() == (0, "no active alerts\n")
+
+
+def refuse_writes(*args, **kwargs):
+    raise OperationalError("the database is down")

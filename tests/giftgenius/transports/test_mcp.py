@@ -249,6 +249,72 @@ def test_a_foreign_origin_is_rejected_and_chatgpt_is_accepted(live_url):
     assert chatgpt.json()["result"]["serverInfo"]["name"] == "giftgenius"
 
 
+@LIVE
+@pytest.mark.parametrize(
+    "host", ["127.0.0.1:8614.evil.example", "127.0.0.1:80:81", "127.0.0.1:", "127.0.0.1.evil"]
+)
+def test_an_allowed_host_with_anything_after_it_is_rejected(live_url, host):
+    """Host and port are matched as whole tokens: `127.0.0.1:*` allows any port, no suffix."""
+    response = httpx2.post(f"{live_url}/mcp", json=INIT, headers={**ACCEPT, "Host": host})
+    assert response.status_code == 421
+    assert response.json()["error"]["code"] == -32600  # a JSON-RPC error, not plain text
+
+
+@LIVE
+def test_loopback_with_any_port_and_its_bare_name_are_accepted(live_url):
+    for host in ("127.0.0.1:8614", "localhost:1", "127.0.0.1"):
+        response = httpx2.post(f"{live_url}/mcp", json=INIT, headers={**ACCEPT, "Host": host})
+        assert response.status_code == 200, (host, response.text)
+
+
+@LIVE
+@pytest.mark.parametrize("origin", ["http://127.0.0.1:8614.evil.example", "http://127.0.0.1:1/x"])
+def test_an_allowed_origin_with_anything_after_it_is_rejected(live_url, origin):
+    response = httpx2.post(f"{live_url}/mcp", json=INIT, headers={**ACCEPT, "Origin": origin})
+    assert response.status_code == 403
+
+
+def test_only_loopback_hosts_are_allowed_with_any_port():
+    assert {h for h in settings.MCP_ALLOWED_HOSTS if h.endswith(":*")} <= {
+        "127.0.0.1:*",
+        "localhost:*",
+        "[::1]:*",
+    }
+
+
+def json_rpc_error_data(response: httpx2.Response, status: int) -> dict:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"] == "application/json"
+    body = response.json()
+    assert (body["jsonrpc"], body["id"], body["error"]["code"]) == ("2.0", None, -32600)
+    return body["error"]["data"]
+
+
+@LIVE
+def test_a_body_over_the_limit_is_a_json_rpc_error(live_url, user):
+    auth = {
+        **ACCEPT,
+        "Authorization": f"Bearer {issue_api_token(user=user)}",
+        "Content-Type": "application/json",
+    }
+    too_big = b'{"x": "' + b"a" * (5 * 1024 * 1024) + b'"}'
+    declared = httpx2.post(f"{live_url}/mcp", content=too_big, headers=auth)
+    assert json_rpc_error_data(declared, 413)["code"] == "PAYLOAD_TOO_LARGE"
+    chunked = httpx2.post(f"{live_url}/mcp", content=iter([too_big]), headers=auth)
+    assert json_rpc_error_data(chunked, 413)["code"] == "PAYLOAD_TOO_LARGE"
+
+
+@LIVE
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", None])
+def test_a_body_not_sent_as_json_is_a_json_rpc_unsupported_media_type(live_url, user, content_type):
+    headers = {**ACCEPT, "Authorization": f"Bearer {issue_api_token(user=user)}"}
+    if content_type:
+        headers["Content-Type"] = content_type
+    response = httpx2.post(f"{live_url}/mcp", content=json.dumps(INIT).encode(), headers=headers)
+    data = json_rpc_error_data(response, 415)
+    assert (data["code"], data["field"]) == ("UNSUPPORTED_MEDIA_TYPE", "Content-Type")
+
+
 # The 2026-07-28 era: no handshake, every request a self-contained envelope. The SDK serves it on
 # its own path (no per-request session); a current SDK client in "auto" mode discovers it.
 ENVELOPE_ERA = "2026-07-28"
@@ -661,18 +727,43 @@ def test_an_argument_that_is_not_unicode_gets_the_error_contract_over_mcp(live_u
 
 
 @LIVE
-def test_host_meta_that_is_not_unicode_is_treated_as_absent(live_url, user):
+def test_a_correlation_id_that_is_not_unicode_is_replaced(live_url, user):
     call = envelope_call("start_gift_workflow")
-    call["params"]["_meta"].update(
-        {"openai/subject": "PLACEHOLDER", "giftgenius/correlationId": "PLACEHOLDER"}
-    )
+    call["params"]["_meta"]["giftgenius/correlationId"] = "PLACEHOLDER"
 
     response = post_spelled(live_url, call, token=issue_api_token(user=user))
 
     assert response.status_code == 200, response.text
     assert response.json()["result"]["isError"] is False
+    row = ToolCallLog.objects.get()
+    assert (row.tool, row.status) == ("start_gift_workflow", "success")
+    assert re.fullmatch(r"[0-9a-f]{32}", row.correlation_id)  # a minted one
+
+
+@LIVE
+@pytest.mark.parametrize("spelled", [NOT_UNICODE, "v1/\\u0000x", "v1/\\u202ex", "x" * 257])
+def test_a_subject_no_row_can_hold_is_a_validation_error_naming_it(live_url, user, spelled):
+    """The subject is stored with the call (and names a user when trusted): a NUL in it once
+    lost the call's log row on PostgreSQL, and the batch the row was in."""
+    call = envelope_call("start_gift_workflow")
+    call["params"]["_meta"]["openai/subject"] = "PLACEHOLDER"
+    body = json.dumps(call).replace("PLACEHOLDER", spelled).encode()
+    headers = {
+        **envelope_headers("start_gift_workflow"),
+        "Authorization": f"Bearer {issue_api_token(user=user)}",
+        "Content-Type": "application/json",
+    }
+
+    response = httpx2.post(f"{live_url}/mcp", content=body, headers=headers)
+
+    assert response.status_code == 200, response.text
+    result = response.json()["result"]
+    assert result["isError"] is True
+    error = result["structuredContent"]["error"]
+    assert (error["code"], error["field"]) == ("VALIDATION_ERROR", "_meta.openai/subject")
+    assert not WorkflowContext.objects.exists()
     row = ToolCallLog.objects.get()  # recorded, without the subject
-    assert (row.tool, row.status, row.host_subject) == ("start_gift_workflow", "success", "")
+    assert (row.error_code, row.host_subject) == ("VALIDATION_ERROR", "")
 
 
 def test_the_models_line_of_text_says_what_the_result_says():
