@@ -44,3 +44,5 @@ MCP_TRUST_OPENAI_SUBJECT = True
 # Read-tool rows still batch in tests, but no background thread writes them (it would write
 # outside the test's transaction): the test clients and the metrics flush them deterministically.
 CALL_LOG_FLUSH_SECONDS = 0.0
+# Tests serve Client ID Metadata Documents on loopback (with their own CA, set per test).
+OAUTH_CIMD_ALLOW_PRIVATE_ADDRESSES = True
