@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, JsonResponse
 from django_ratelimit.core import is_ratelimited
 
@@ -51,12 +52,13 @@ def registration_refusal(request: HttpRequest, *, count: bool = True) -> Refusal
             "Too many client registrations from this address; try again later.",
             status=429,
         )
-    if len(request.body) > settings.OAUTH_REGISTRATION_MAX_BYTES:
+    body = _bounded_body(request, settings.OAUTH_REGISTRATION_MAX_BYTES)
+    if body is None:
         return _bad_metadata(
             f"the registration is larger than {settings.OAUTH_REGISTRATION_MAX_BYTES} bytes"
         )
     try:
-        metadata = json.loads(request.body)
+        metadata = json.loads(body)
     except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
         return _bad_metadata("the body must be a JSON object in UTF-8")
     if not isinstance(metadata, dict):
@@ -94,6 +96,18 @@ def client_address(request: HttpRequest) -> str:
     forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
     forwarded = [part for part in forwarded if part]
     return forwarded[-hops] if len(forwarded) >= hops else peer
+
+
+def _bounded_body(request: HttpRequest, limit: int) -> bytes | None:
+    """The body, or None when it is longer than `limit` (refused by its declared length before
+    it is read, where it declares one)."""
+    try:
+        if int(request.META.get("CONTENT_LENGTH") or 0) > limit:
+            return None
+        body = request.body
+    except (ValueError, RequestDataTooBig):
+        return None
+    return body if len(body) <= limit else None
 
 
 def _over_rate(request: HttpRequest) -> bool:

@@ -46,3 +46,5 @@ MCP_TRUST_OPENAI_SUBJECT = True
 CALL_LOG_FLUSH_SECONDS = 0.0
 # Tests serve Client ID Metadata Documents on loopback (with their own CA, set per test).
 OAUTH_CIMD_ALLOW_PRIVATE_ADDRESSES = True
+# The suite registers many clients from one address; the rate's own test sets a low one.
+OAUTH_REGISTRATION_RATE = "100000/m"
