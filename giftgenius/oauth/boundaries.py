@@ -6,6 +6,7 @@ own error shape (RFC 6749 §5.2, RFC 7591 §3.2.2), never a 500:
   surrogates, bidi controls), more than OAUTH_REGISTRATION_MAX_REDIRECT_URIS redirect URIs, a
   redirect URI with userinfo or a fragment, a grant type we do not serve; and more than
   OAUTH_REGISTRATION_RATE registrations from one client address;
+- a Client ID Metadata Document: the same checks of its metadata (giftgenius.oauth.client_metadata);
 - the token endpoint: unprintable text in any form field, a grant type we do not serve.
 
 The toolkit then checks the rest (redirect URI schemes, PKCE, the client's auth method).
@@ -63,6 +64,12 @@ def registration_refusal(request: HttpRequest, *, count: bool = True) -> Refusal
         return _bad_metadata("the body must be a JSON object in UTF-8")
     if not isinstance(metadata, dict):
         return _bad_metadata("the body must be a JSON object")
+    return metadata_refusal(metadata)
+
+
+def metadata_refusal(metadata: dict[str, Any]) -> Refusal | None:
+    """Why this client metadata (registered, or a Client ID Metadata Document) is refused:
+    unprintable text, a grant we do not serve, too many or unsafe redirect URIs; or None."""
     return _text_refusal(metadata, "invalid_client_metadata") or _metadata_refusal(metadata)
 
 

@@ -11,6 +11,8 @@ Cache-Control) with a backoff after a failure. What this adds:
 
 - OAUTH_CIMD_ALLOW_PRIVATE_ADDRESSES: private and loopback addresses are refused unless it is on
   (tests, which serve a document on 127.0.0.1); production settings refuse to start with it on.
+- The document's metadata passes the checks a registration does (giftgenius.oauth.boundaries:
+  printable text, grants we serve, redirect URIs bounded and without userinfo).
 - OAUTH_CIMD_CA_FILE: the certificates trusted for the fetch; empty means the system's (tests
   trust their own throwaway CA, and nothing else trusts it).
 """
@@ -26,6 +28,8 @@ import urllib3
 from django.conf import settings
 from oauth2_provider import cimd
 from oauth2_provider.settings import oauth2_settings
+
+from giftgenius.oauth import boundaries
 
 
 class ClientMetadataFetcher(cimd.SafeMetadataFetcher):
@@ -56,9 +60,13 @@ class ClientMetadataFetcher(cimd.SafeMetadataFetcher):
                     "GET", path, headers=headers, redirect=False, preload_content=False
                 )
                 try:
-                    return self._read_document(response)
+                    document, max_age = self._read_document(response)
                 finally:
                     response.release_conn()
+                refusal = boundaries.metadata_refusal(document)
+                if refusal:
+                    raise cimd.CIMDError(f"{refusal.error}: {refusal.description}")
+                return document, max_age
             except urllib3.exceptions.HTTPError as exc:
                 last_error = exc
             finally:
