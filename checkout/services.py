@@ -185,6 +185,21 @@ def commit_order(
     return CommittedOrder(order, workflow)
 
 
+def committed_order_now(*, owner: AbstractBaseUser, order_id: uuid.UUID) -> CommittedOrder:
+    """A repeated confirm whose first answer was not final: the order as it is now, read
+    afresh; nothing is charged. A closed order raises what its commit would have raised."""
+    order = selectors.order_for(owner=owner, order_id=order_id)
+    if order.status == OrderStatus.FAILED:
+        raise _checkout_failure(order.failure_code or "INTERNAL_ERROR", order)
+    if order.status == OrderStatus.CANCELLED:
+        raise _not_committable(
+            order, f"it was cancelled ({order.failure_message or 'no reason given'})"
+        )
+    if order.status == OrderStatus.DRAFT:
+        raise _not_committable(order, "it is a draft again")
+    return CommittedOrder(order, order.workflow)
+
+
 def _check_token(order: Order, token: str | None) -> None:
     if not token or not hmac.compare_digest(
         draft.token_digest(token), order.confirmation_token_digest

@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from checkout import selectors, services
 from checkout.payments.methods import offered_payment_methods
-from checkout.saga.states import ALREADY, CLOSED
+from checkout.saga.states import ALREADY, CLOSED, IN_FLIGHT
 from checkout.schemas import (
     CancelOrderInput,
     CancelOrderOutput,
@@ -114,6 +114,17 @@ def commit_order_tool(context: ToolContext, args: CommitOrderInput) -> ToolResul
         confirmation_token=args.confirmation_token,
         correlation_id=context.correlation_id,
     )
+    return _commit_answer(committed, args)
+
+
+def commit_order_current_answer(context: ToolContext, args: CommitOrderInput) -> ToolResult:
+    """A repeated commit_order while the order was being paid: the order as it is now."""
+    return _commit_answer(
+        services.committed_order_now(owner=context.principal, order_id=args.order_id), args
+    )
+
+
+def _commit_answer(committed: services.CommittedOrder, args: CommitOrderInput) -> ToolResult:
     order = committed.order
     output = CommitOrderOutput(
         workflow_id=committed.workflow.id,
@@ -124,7 +135,9 @@ def commit_order_tool(context: ToolContext, args: CommitOrderInput) -> ToolResul
         currency=order.currency,
         message=COMMIT_MESSAGES[order.status],
     )
-    return ToolResult(output, {"idempotency_key": args.idempotency_key})
+    # An order still being paid is not a final answer: the key does not keep it.
+    final = order.status not in IN_FLIGHT
+    return ToolResult(output, {"idempotency_key": args.idempotency_key}, final=final)
 
 
 def cancel_order_tool(context: ToolContext, args: CancelOrderInput) -> ToolResult:
@@ -218,6 +231,7 @@ register(
             read_only=False, destructive=True, idempotent=True, open_world=True
         ),
         handler=commit_order_tool,
+        current_answer=commit_order_current_answer,
         scope=ORDERS_WRITE,
         allowed_steps=COMMERCE_STEPS,
         requires_idempotency_key=True,

@@ -3,7 +3,7 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 
 from checkout import views as checkout_views
-from giftgenius.oauth.views import SignInView
+from giftgenius.oauth.views import SignedInView, SignInView
 from giftgenius.operations import health, prometheus
 from giftgenius.transports.rest import build_api
 
@@ -17,6 +17,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("webhooks/stripe", checkout_views.stripe_webhook, name="stripe-webhook"),
     path("o/login/", SignInView.as_view(), name="oauth-login"),
+    path("o/signed-in/", SignedInView.as_view(), name="oauth-signed-in"),
     path("", include("giftgenius.oauth.urls")),
     path("", include("widget.urls")),
     # The front door is the QA preview (staff log in first); ChatGPT itself talks to /mcp.

@@ -36,7 +36,7 @@ from tool_runtime.outcome import (
     unavailable_outcome,
 )
 from tool_runtime.principals import principal_label
-from tool_runtime.registry import ToolContext, ToolSpec, get_tool, step_gate_error
+from tool_runtime.registry import Handler, ToolContext, ToolSpec, get_tool, step_gate_error
 from tool_runtime.text import first_refused
 from tool_runtime.upstream import upstream_retries
 from tool_runtime.validation import unusable_arguments, validate_arguments
@@ -172,6 +172,12 @@ def _run_keyed(spec: ToolSpec, args: Any, context: ToolContext, first: FirstRead
     found = idempotency.replay_or_claim(spec=spec, args=args, context=context, read=first.key)
     if isinstance(found, ToolOutcome):
         return found
+    if isinstance(found, idempotency.Unsettled):
+        # The first answer was not final: answer the state as it is now (nothing acts).
+        assert spec.current_answer is not None, f"{spec.name} answered final=False"
+        outcome = _run_handler(spec, args, context, handler=spec.current_answer)
+        outcome.replayed = True
+        return idempotency.settle_current(found, outcome, context=context)
     try:
         _enter_workflow(spec, args, context, first)
     except ToolError:
@@ -206,15 +212,23 @@ def _enter_workflow(spec: ToolSpec, args: Any, context: ToolContext, first: Firs
         )
 
 
-def _run_handler(spec: ToolSpec, args: Any, context: ToolContext) -> ToolOutcome:
-    """Run the handler and shape its success or business failure."""
+def _run_handler(
+    spec: ToolSpec, args: Any, context: ToolContext, *, handler: Handler | None = None
+) -> ToolOutcome:
+    """Run the handler (or `handler`) and shape its success or business failure."""
     try:
-        result = spec.handler(context, args)
+        result = (handler or spec.handler)(context, args)
     except ToolError as exc:
         return error_outcome(name=spec.name, error=exc, correlation_id=context.correlation_id)
     body = {"ok": True, **result.data.model_dump(mode="json", exclude={"ok"})}
     outcome = ToolOutcome(
-        spec.name, body, dict(result.meta), 200, context.correlation_id, workflow=result.workflow
+        spec.name,
+        body,
+        dict(result.meta),
+        200,
+        context.correlation_id,
+        workflow=result.workflow,
+        final=result.final,
     )
     refuse_leaked_secrets(outcome)  # before any transport sends it or a key stores it
     return outcome

@@ -5,6 +5,11 @@ first call (finding no row) inserts it (the unique constraint makes exactly one 
 and SQLite alike), runs, and stores the result as JSON text; later calls replay it. Taking over
 a row (stale lock, retryable failure, expiry) is a compare-and-swap on `runs`, so exactly one
 taker wins there too.
+
+A key never stores an answer whose state may still change (ToolResult.final is False: an order
+still being paid). Its row then says so (AWAITING_FINAL), and each repeat reads the answer
+afresh (ToolSpec.current_answer) until it is final; the first final answer read is stored, and
+every later repeat replays it unchanged.
 """
 
 from __future__ import annotations
@@ -52,6 +57,15 @@ class Claim:
     runs: int
 
 
+@dataclass(frozen=True)
+class Unsettled:
+    """The key's call was answered with a state that may still change: read it afresh, then
+    `settle_current`."""
+
+    pk: int
+    runs: int
+
+
 def arguments_fingerprint(args: BaseModel) -> str:
     return fingerprint({k: v for k, v in args.model_dump(mode="json").items() if k != KEY_FIELD})
 
@@ -73,8 +87,9 @@ def read_key_beside(*, principal: str, tool: str, key: str, scalar: Scalar) -> t
 
 def replay_or_claim(
     *, spec: ToolSpec, args: BaseModel, context: ToolContext, read: KeyRead | None = None
-) -> ToolOutcome | Claim:
-    """The stored answer for this call's key, or the claim under which the call now runs.
+) -> ToolOutcome | Claim | Unsettled:
+    """The stored answer for this call's key, the claim under which the call now runs, or
+    Unsettled: the answer is to be read afresh (and given to `settle_current`).
 
     Raises IDEMPOTENCY_KEY_REUSED or IDEMPOTENCY_IN_PROGRESS. `read`:
     the key's row as the caller read it already, used if it is this call's key. Whoever gets a
@@ -111,23 +126,49 @@ def fresh_key_example(spec: ToolSpec) -> dict[str, Any]:
 
 def settle(claim: Claim, outcome: ToolOutcome) -> None:
     """Store what the call answered, to be replayed; a retryable failure may run again. A
-    refusal before the call acted (the step gate's, or any validation error) is not stored."""
+    refusal before the call acted (the step gate's, or any validation error) is not stored, and
+    an answer that is not final is not stored either (repeats read it afresh)."""
     error = outcome.error or {}
     if error.get("code") in NOT_REMEMBERED or error.get("error_type") == "validation":
         release(claim)
         return
+    if outcome.ok and not outcome.final:
+        _settle(claim, status=IdempotencyStatus.AWAITING_FINAL)
+        return
+    _settle(claim, status=_stored_status(outcome), outcome=_stamped(outcome))
+
+
+def settle_current(
+    unsettled: Unsettled, outcome: ToolOutcome, *, context: ToolContext
+) -> ToolOutcome:
+    """What a repeat answers, given the answer it read afresh: a final one is stored (the
+    first to store it wins; the others replay the stored one, so every replay is the same)."""
+    if outcome.ok and not outcome.final:
+        return outcome
+    outcome = _stamped(outcome)
+    stored = IdempotencyKey.objects.filter(
+        pk=unsettled.pk, runs=unsettled.runs, status=IdempotencyStatus.AWAITING_FINAL
+    ).update(status=_stored_status(outcome), **_answer_fields(outcome))
+    if not stored:
+        row = IdempotencyKey.objects.filter(pk=unsettled.pk).first()
+        if row is not None and row.status == IdempotencyStatus.COMPLETED:
+            return _replay(row, outcome.tool, context)
+    return outcome
+
+
+def _stored_status(outcome: ToolOutcome) -> str:
+    if (outcome.error or {}).get("retryable"):
+        return IdempotencyStatus.RETRYABLE_FAILURE
+    return IdempotencyStatus.COMPLETED
+
+
+def _stamped(outcome: ToolOutcome) -> ToolOutcome:
     # The stored meta carries the first call's correlation id, so a replay is identical.
     outcome.meta = {
         **outcome.meta,
         "correlation_id": outcome.meta.get("correlation_id", outcome.correlation_id),
     }
-    _settle(
-        claim,
-        status=IdempotencyStatus.RETRYABLE_FAILURE
-        if error.get("retryable")
-        else IdempotencyStatus.COMPLETED,
-        outcome=outcome,
-    )
+    return outcome
 
 
 def settle_crashed(claim: Claim) -> None:
@@ -178,6 +219,8 @@ def _claim(
                 raise _reused(scope)
             if row.status == IdempotencyStatus.COMPLETED:
                 return _replay(row, scope["tool"], context)
+            if row.status == IdempotencyStatus.AWAITING_FINAL:
+                return Unsettled(row.pk, row.runs)
         # Expired, a stale lock (the first run died), or a retryable failure: run again.
         fields = {
             "status": IdempotencyStatus.IN_PROGRESS,
@@ -208,13 +251,17 @@ def _stored_key(scope: dict) -> IdempotencyKey | None:
 def _settle(claim: Claim, *, status: str, outcome: ToolOutcome | None = None) -> None:
     fields: dict = {"status": status, "locked_at": None}
     if outcome is not None:
-        fields.update(
-            response_body=json.dumps(outcome.body, ensure_ascii=False),
-            response_meta=json.dumps(_seal(outcome.meta), ensure_ascii=False),
-            http_status=outcome.http_status,
-        )
+        fields.update(_answer_fields(outcome))
     # Only the current run may write: a run whose lock was taken over keeps its result to itself.
     IdempotencyKey.objects.filter(pk=claim.pk, runs=claim.runs).update(**fields)
+
+
+def _answer_fields(outcome: ToolOutcome) -> dict:
+    return {
+        "response_body": json.dumps(outcome.body, ensure_ascii=False),
+        "response_meta": json.dumps(_seal(outcome.meta), ensure_ascii=False),
+        "http_status": outcome.http_status,
+    }
 
 
 def _replay(row: IdempotencyKey, tool: str, context: ToolContext) -> ToolOutcome:

@@ -26,6 +26,8 @@ class IdempotencyStatus(models.TextChoices):
     IN_PROGRESS = "in_progress", "In progress"
     COMPLETED = "completed", "Completed"
     RETRYABLE_FAILURE = "retryable_failure", "Failed retryably (may run again)"
+    # Answered with a state that may still change: nothing stored; a repeat reads it afresh.
+    AWAITING_FINAL = "awaiting_final", "Answered, not final yet (read afresh)"
 
 
 class IdempotencyKey(models.Model):

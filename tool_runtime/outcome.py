@@ -29,6 +29,8 @@ class ToolOutcome:
     extra_headers: dict[str, str] = field(default_factory=dict)
     # The workflow as the tool left it, for the widget's redraw; None after a replay or a failure.
     workflow: Workflow | None = field(default=None, repr=False, compare=False)
+    # False: a success reporting a state that may still change (ToolResult.final).
+    final: bool = True
 
     @property
     def ok(self) -> bool:

@@ -71,6 +71,9 @@ class ToolResult:
     # The workflow as the handler left it: the widget redraws from it instead of reading it
     # again. Never serialised, never stored with an idempotency key.
     workflow: Workflow | None = None
+    # False when the state it reports may still change (an order still being paid): an
+    # idempotency key never stores such an answer; a repeat reads it afresh (current_answer).
+    final: bool = True
 
 
 # Meta keys that are secrets of the widget: never model-visible, sealed when stored at rest.
@@ -107,6 +110,9 @@ class ToolSpec:
     batched_log: bool | None = None
     invoking: str = "Working…"
     invoked: str = "Done"
+    # For a keyed tool whose handler may answer `final=False`: a repeated call's answer, read
+    # afresh without acting (the order as it is now), until it is final and the key stores it.
+    current_answer: Handler | None = None
     # Whether its arguments name a workflow: decided once here, as every call asks it (and
     # listing the tools allowed at a step asks it of every tool).
     takes_workflow: bool = field(init=False)

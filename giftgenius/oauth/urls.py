@@ -9,20 +9,25 @@ from django.urls import path
 from oauth2_provider import urls as dot_urls
 from oauth2_provider import views as dot_views
 
-from giftgenius.oauth.views import ConsentView
+from giftgenius.oauth.views import (
+    ConsentView,
+    RegistrationManagementView,
+    RegistrationView,
+    TokenView,
+)
 
 app_name = "oauth2_provider"
 
 urlpatterns = [
     *dot_urls.metadata_urlpatterns,
     path("o/authorize/", ConsentView.as_view(), name="authorize"),
-    path("o/token/", dot_views.TokenView.as_view(), name="token"),
+    path("o/token/", TokenView.as_view(), name="token"),
     path("o/revoke_token/", dot_views.RevokeTokenView.as_view(), name="revoke-token"),
     path("o/introspect/", dot_views.IntrospectTokenView.as_view(), name="introspect"),
-    path("o/register/", dot_views.DynamicClientRegistrationView.as_view(), name="dcr-register"),
+    path("o/register/", RegistrationView.as_view(), name="dcr-register"),
     path(
         "o/register/<str:client_id>/",
-        dot_views.DynamicClientRegistrationManagementView.as_view(),
+        RegistrationManagementView.as_view(),
         name="dcr-register-management",
     ),
 ]

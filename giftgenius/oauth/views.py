@@ -1,7 +1,9 @@
-"""Our own sign-in and consent pages in front of django-oauth-toolkit's authorization endpoint.
+"""Our own sign-in and consent pages in front of django-oauth-toolkit's authorization endpoint,
+and its registration and token endpoints behind our boundary checks.
 
-Thin: the OAuth logic (PKCE, redirect URI and resource checks, codes) is the toolkit's; these
-views only choose the templates and show the scopes in the person's language.
+Thin: the OAuth logic (PKCE, redirect URI and resource checks, codes) is the toolkit's, what we
+refuse first is giftgenius.oauth.boundaries'; these views choose the templates, show the scopes
+in the person's language, and answer a refusal in OAuth's error shape.
 """
 
 from __future__ import annotations
@@ -12,13 +14,50 @@ from urllib.parse import urlsplit
 from django.contrib.auth.views import LoginView
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse_lazy
+from django.views.generic import TemplateView
+from oauth2_provider import views as dot_views
 from oauth2_provider.views import AuthorizationView
 
+from giftgenius.oauth import boundaries
 from tool_runtime.registry import SCOPES
 
 
 class SignInView(LoginView):
     template_name = "oauth/login.html"
+
+
+class SignedInView(TemplateView):
+    """Where a sign-in without `next` lands (an app's sign-in always carries one)."""
+
+    template_name = "oauth/signed_in.html"
+
+
+class RegistrationView(dot_views.DynamicClientRegistrationView):
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        refusal = boundaries.registration_refusal(request)
+        if refusal:
+            return refusal.response()
+        return super().post(request, *args, **kwargs)
+
+
+class RegistrationManagementView(dot_views.DynamicClientRegistrationManagementView):
+    def put(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        refusal = boundaries.registration_refusal(request, count=False)
+        if refusal:
+            return refusal.response()
+        return super().put(request, *args, **kwargs)
+
+
+class TokenView(dot_views.TokenView):
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        refusal = boundaries.token_request_refusal(request)
+        if refusal:
+            return refusal.response()
+        response = super().post(request, *args, **kwargs)
+        if response.content.startswith(b"{") and "json" not in response.get("Content-Type", ""):
+            # oauthlib leaves the type off a custom error (invalid_target): RFC 6749 §5.2's JSON.
+            response["Content-Type"] = "application/json"
+        return response
 
 
 class ConsentView(AuthorizationView):

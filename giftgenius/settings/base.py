@@ -327,10 +327,41 @@ OAUTH2_PROVIDER = {
     "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
     "COMPLIANT_BCP_RFC9700_PKCE_REQUIRED": True,
     "COMPLIANT_BCP_RFC9700_REFRESH_TOKEN": True,
-    # MCP hosts register themselves (RFC 7591) without an account.
+    # MCP hosts register themselves (RFC 7591) without an account, bounded by
+    # giftgenius.oauth.boundaries (size, redirect URIs, grant types, rate), or name themselves
+    # by the https URL of a Client ID Metadata Document, fetched by giftgenius.oauth.client_metadata.
     "DCR_ENABLED": True,
     "DCR_REGISTRATION_PERMISSION_CLASSES": ("oauth2_provider.dcr.AllowAllDCRPermission",),
+    "CIMD_ENABLED": True,
+    "CIMD_METADATA_FETCHER": "giftgenius.oauth.client_metadata.ClientMetadataFetcher",
+    "CIMD_FETCH_TIMEOUT_SECONDS": float(os.environ.get("OAUTH_CIMD_FETCH_TIMEOUT_SECONDS", "5")),
+    "CIMD_MAX_DOCUMENT_SIZE": 16 * 1024,
+    "CIMD_METADATA_MIN_AGE_SECONDS": 300,
+    "CIMD_METADATA_MAX_AGE_SECONDS": 86400,
+    "OAUTH2_VALIDATOR_CLASS": "giftgenius.oauth.validator.GiftGeniusOAuth2Validator",
 }
+# The toolkit's swappable models, named as its migrations expect (our own rows point to them).
+OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"
+# Dynamic client registration's bounds. The rate counts per client address in the default
+# cache: per process unless CACHES names a shared one. A host registers once per user sign-in
+# at most, so 60 an hour from one address is generous for a platform with a few egress IPs.
+OAUTH_REGISTRATION_MAX_BYTES = int(os.environ.get("OAUTH_REGISTRATION_MAX_BYTES", "16384"))
+OAUTH_REGISTRATION_MAX_REDIRECT_URIS = int(
+    os.environ.get("OAUTH_REGISTRATION_MAX_REDIRECT_URIS", "10")
+)
+OAUTH_REGISTRATION_RATE = os.environ.get("OAUTH_REGISTRATION_RATE", "60/h")
+# How many reverse proxies in front of the app append the client's address to X-Forwarded-For.
+# 0 (the default): the header is ignored and the peer address counts, as anyone can send it.
+OAUTH_TRUSTED_PROXY_COUNT = int(os.environ.get("OAUTH_TRUSTED_PROXY_COUNT", "0"))
+# The paths of our protected resources: a token is issued only for a resource under one of them
+# on a host of ALLOWED_HOSTS (RFC 8707 resource indicators).
+OAUTH_RESOURCE_PATHS = ("/mcp", "/api/tools")
+# Client ID Metadata Documents are fetched from public addresses only. Tests (which serve one
+# on loopback with their own CA) turn these on; production settings refuse them.
+OAUTH_CIMD_ALLOW_PRIVATE_ADDRESSES = env_bool("OAUTH_CIMD_ALLOW_PRIVATE_ADDRESSES", False)
+OAUTH_CIMD_CA_FILE = os.environ.get("OAUTH_CIMD_CA_FILE", "")
+# A plain sign-in (no `next`) lands on a page that says so.
+LOGIN_REDIRECT_URL = "oauth-signed-in"
 # oauthlib and the toolkit log codes and redirect URLs (with the code) at DEBUG: warnings only,
 # whatever LOG_LEVEL says, so no token, secret or code reaches the logs.
 LOGGING["loggers"].update(

@@ -29,6 +29,11 @@ if MCP_TRUST_OPENAI_SUBJECT:  # noqa: F405
     raise ImproperlyConfigured(
         "MCP_TRUST_OPENAI_SUBJECT must be off in production: /mcp signs users in with OAuth 2.1."
     )
+if OAUTH_CIMD_ALLOW_PRIVATE_ADDRESSES:  # noqa: F405
+    raise ImproperlyConfigured(
+        "OAUTH_CIMD_ALLOW_PRIVATE_ADDRESSES must be off in production: a client's metadata URL "
+        "could otherwise make the server fetch from its own network."
+    )
 # Redirect URIs must be https here (RFC 9700 §2.1); loopback http callbacks are a dev convenience.
 OAUTH2_PROVIDER = {
     **OAUTH2_PROVIDER,  # noqa: F405

@@ -44,3 +44,7 @@ MCP_TRUST_OPENAI_SUBJECT = True
 # Read-tool rows still batch in tests, but no background thread writes them (it would write
 # outside the test's transaction): the test clients and the metrics flush them deterministically.
 CALL_LOG_FLUSH_SECONDS = 0.0
+# Tests serve Client ID Metadata Documents on loopback (with their own CA, set per test).
+OAUTH_CIMD_ALLOW_PRIVATE_ADDRESSES = True
+# The suite registers many clients from one address; the rate's own test sets a low one.
+OAUTH_REGISTRATION_RATE = "100000/m"

@@ -132,14 +132,36 @@ def test_an_authorization_request_without_pkce_is_refused(user):
     assert parse_qs(urlsplit(response["Location"]).query)["error"] == ["invalid_request"]
 
 
-def test_a_reused_authorization_code_is_refused_with_invalid_grant(user):
+def test_a_reused_authorization_code_is_refused_and_revokes_what_it_was_exchanged_for(user):
     client_id = register_client()["client_id"]
     code = authorization_code(user, client_id)
-    assert exchange(client_id, code).status_code == 200
+    first = exchange(client_id, code).json()
+    # The client refreshed once: the rotated tokens descend from the same code.
+    rotated = refresh(client_id, first["refresh_token"])
+    assert rotated.status_code == 200, rotated.content
+
     again = exchange(client_id, code)
+
     assert again.status_code == 400
     assert again.json()["error"] == "invalid_grant"
+    # OAuth 2.1 §4.1.3: the code leaked, so nothing issued from it stays usable.
+    assert not AccessToken.objects.filter(user=user).exists()
+    refused = refresh(client_id, rotated.json()["refresh_token"])
+    assert refused.status_code == 400 and refused.json()["error"] == "invalid_grant"
+
+
+def test_an_unknown_code_revokes_nothing(user):
+    client_id = register_client()["client_id"]
+    assert exchange(client_id, authorization_code(user, client_id)).status_code == 200
+    assert exchange(client_id, "never-issued-code").json()["error"] == "invalid_grant"
     assert AccessToken.objects.filter(user=user).count() == 1
+
+
+def refresh(client_id: str, refresh_token: str):
+    return Client().post(
+        "/o/token/",
+        {"grant_type": "refresh_token", "client_id": client_id, "refresh_token": refresh_token},
+    )
 
 
 def test_a_redirect_uri_not_registered_for_the_client_is_never_redirected_to(user):

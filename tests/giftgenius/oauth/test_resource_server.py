@@ -145,8 +145,21 @@ def test_every_tool_descriptor_declares_its_oauth_scope(live_url):
 # --- the checks on every token -------------------------------------------------------------------
 
 
-def test_a_token_for_another_resource_is_refused_at_mcp(live_url, user, oauth_only):
-    token = access_token(user, resource="https://elsewhere.example/mcp")
+@pytest.mark.parametrize(
+    "resource",
+    ["https://elsewhere.example/mcp", "http://testserver/admin/", "http://testserver/mcpx"],
+)
+def test_no_token_is_issued_for_a_resource_that_is_not_ours(user, resource):
+    client_id = register_client()["client_id"]
+    code = authorization_code(user, client_id, resource=resource)
+    response = exchange(client_id, code, resource=resource)
+    assert response.status_code == 400
+    assert response.json()["error"] == "invalid_target"
+    assert not AccessToken.objects.filter(user=user).exists()
+
+
+def test_a_token_for_another_of_our_resources_is_refused_at_mcp(live_url, user, oauth_only):
+    token = access_token(user, resource=f"{live_url}/api/tools")
     response = mcp_post(live_url, token)
     assert response.status_code == 401
     assert 'error="invalid_token"' in response.headers["www-authenticate"]
