@@ -16,7 +16,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from checkout import services, webhooks
+from checkout import services, store_admin, webhooks  # noqa: F401 (store_admin registers)
 from checkout.models import (
     Order,
     OrderLine,
