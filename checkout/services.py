@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
-from checkout import selectors
+from checkout import pricing, selectors
 from checkout.models import Order, OrderStatus, RollbackAuditEntry
 from checkout.payments.methods import offered_payment_methods
 from checkout.saga import cancellation, charge, compensation, draft
@@ -51,6 +51,7 @@ class PreparedOrder:
     order: Order
     workflow: WorkflowContext
     confirmation_token: str
+    delivery_options: list[pricing.DeliveryOption]
 
 
 @dataclass(frozen=True)
@@ -96,23 +97,44 @@ def check_prepare_order(*, workflow: WorkflowContext, payment_method_id: str) ->
 
 
 def prepare_order(
-    *, workflow: WorkflowContext, payment_method_id: str, shipping: dict, correlation_id: str
+    *,
+    workflow: WorkflowContext,
+    payment_method_id: str,
+    shipping: dict,
+    correlation_id: str,
+    quantity: int = 1,
+    shipping_option: str | None = None,
+    gift_wrap: str | None = None,
+    gift: draft.GiftOptions | None = None,
+    currency: str | None = None,
 ) -> PreparedOrder:
-    """A draft order for the selected gift with its stock held (releasing any earlier draft)."""
+    """A priced draft order for the selected gift with its stock held: the workflow's draft
+    re-priced when it holds the same items (its hold kept), else a new one replacing it.
+    Pricing refusals (quantity, currency, delivery option, wrap, tax rate) raise before
+    anything is written."""
     product = check_prepare_order(workflow=workflow, payment_method_id=payment_method_id)
+    quote = pricing.quote(
+        product=product,
+        quantity=quantity,
+        country=shipping["country"],
+        currency=currency,
+        shipping_option=shipping_option,
+        gift_wrap=gift_wrap,
+    )
     result = draft.do_prepare_order(
         workflow=workflow,
-        product=product,
+        quote=quote,
         payment_method_id=payment_method_id,
         shipping=shipping,
+        gift=gift or draft.GiftOptions(),
         correlation_id=correlation_id,
     )
     if isinstance(result, InProgress):
         busy = result.order
         raise ToolError(
             "ORDER_IN_PROGRESS",
-            f"Order {busy.pk} of this workflow is being paid for (status {busy.status}). Wait for it: "
-            "call get_order until it is completed or failed, before preparing another order.",
+            f"Order {busy.pk} of this workflow {_paid_or_paying(busy)} (status {busy.status}). "
+            "Call get_order to follow it; this workflow prepares no other order meanwhile.",
             details={"order_id": str(busy.pk), "order_status": busy.status},
             next_actions=["get_order"],
         )
@@ -124,7 +146,11 @@ def prepare_order(
             next_actions=["select_gift with another suggested product_id", "suggest_gifts"],
         )
     workflow.refresh_from_db()
-    return PreparedOrder(result.order, workflow, result.confirmation_token)
+    return PreparedOrder(result.order, workflow, result.confirmation_token, quote.options)
+
+
+def _paid_or_paying(order: Order) -> str:
+    return "was paid for" if order.status == OrderStatus.COMPLETED else "is being paid for"
 
 
 # --- commit ---------------------------------------------------------------------------------
@@ -208,7 +234,8 @@ def _check_token(order: Order, token: str | None) -> None:
             "CONFIRMATION_REQUIRED",
             'Only the person can confirm a purchase: they must press "Confirm purchase" in the widget, '
             "which sends the confirmation token. Show them the order summary and ask them to confirm "
-            "there; never invent a token.",
+            "there; never invent a token. A token shown before prepare_order re-priced the order no "
+            "longer confirms it: the person confirms the new summary.",
             field="confirmation_token",
             details={"order_id": str(order.pk)},
         )
@@ -425,10 +452,9 @@ def check_leave_checkout(*, order_id: uuid.UUID) -> None:
     order = Order.objects.filter(pk=order_id).first()
     if order is None or order.status in FINAL_STATUSES:
         return
-    what = "was paid for" if order.status == OrderStatus.COMPLETED else "is being paid for"
     raise ToolError(
         "ORDER_IN_PROGRESS",
-        f"Order {order.pk} {what} (status {order.status}); the workflow cannot go back from "
+        f"Order {order.pk} {_paid_or_paying(order)} (status {order.status}); the workflow cannot go back from "
         "checkout while it runs or after it was paid. Call get_order to follow it.",
         field="step_id",
         details={"order_id": str(order.pk), "order_status": order.status},
