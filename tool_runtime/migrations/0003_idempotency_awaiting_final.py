@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tool_runtime', '0001_initial'),
+        ('tool_runtime', '0002_unrecorded_tool_calls'),
     ]
 
     operations = [
