@@ -35,7 +35,12 @@ from tool_runtime.outcome import ToolOutcome, error_body
 from tool_runtime.principals import user_for_subject
 from tool_runtime.registry import REGISTRY, ToolSpec
 from tool_runtime.validation import is_unicode
-from widget.locale import DEFAULT_LANGUAGE, locale_from_accept_language, normalize_locale
+from widget.locale import (
+    DEFAULT_LANGUAGE,
+    locale_from_accept_language,
+    normalize_locale,
+    normalize_time_zone,
+)
 from widget.rendering import fragment_or_none
 from widget.resource import (
     WIDGET_DESCRIPTION,
@@ -61,6 +66,10 @@ META_SUBJECT = "openai/subject"
 META_LOCALE = ("openai/locale", "webplus/i18n")
 META_CORRELATION = ("giftgenius/correlationId", "openai/correlationId", "correlation_id")
 META_FAULT = "giftgenius/fault"
+# The person's time zone: ChatGPT's coarse location hint, or what the widget read from the MCP
+# Apps host context (or the browser) and sent with its own call.
+META_USER_LOCATION = "openai/userLocation"
+META_TIME_ZONE = "giftgenius/timeZone"
 MAX_SUBJECT_LENGTH = 256
 
 
@@ -136,6 +145,7 @@ class CallRequest:
     correlation_id: str | None
     locale: str
     fault_plan: str | None
+    time_zone: str | None = None
 
 
 def locale_for(meta: dict[str, Any], headers: Any) -> str:
@@ -184,7 +194,15 @@ def call_request(name: str, arguments: Any, context: Context | None) -> CallRequ
         correlation_id=correlation,
         locale=locale_for(meta, headers),
         fault_plan=_string(meta.get(META_FAULT)),
+        time_zone=time_zone_for(meta),
     )
+
+
+def time_zone_for(meta: dict[str, Any]) -> str | None:
+    """The widget's own word first (it asked the host), else ChatGPT's location hint."""
+    location = meta.get(META_USER_LOCATION)
+    hint = location.get("timezone") if isinstance(location, dict) else None
+    return normalize_time_zone(meta.get(META_TIME_ZONE)) or normalize_time_zone(hint)
 
 
 def principal_for(request: CallRequest) -> Caller | None:
@@ -217,7 +235,12 @@ def run_tool_call(request: CallRequest) -> CallToolResult:
             scopes=caller.scopes if caller else None,
             host_subject=request.subject,
         )
-        return tool_result(outcome, locale=request.locale)
+        return tool_result(
+            outcome,
+            locale=request.locale,
+            time_zone=request.time_zone,
+            arguments=request.arguments,
+        )
     except Exception:
         log.exception("mcp_call_crashed", tool=request.name)
         return internal_error_result(request)
@@ -225,10 +248,14 @@ def run_tool_call(request: CallRequest) -> CallToolResult:
         close_old_connections()
 
 
-def tool_result(outcome: ToolOutcome, *, locale: str) -> CallToolResult:
+def tool_result(
+    outcome: ToolOutcome, *, locale: str, time_zone: str | None = None, arguments: Any = None
+) -> CallToolResult:
     summary = summarize(outcome)
     meta = {**_json_safe(outcome.meta), "locale": locale}
-    html = fragment_or_none(outcome=outcome, locale=locale)
+    html = fragment_or_none(
+        outcome=outcome, locale=locale, time_zone=time_zone, arguments=arguments
+    )
     if html is not None:
         meta["html"] = html
     return CallToolResult(

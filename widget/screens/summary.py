@@ -8,8 +8,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from widget import selectors
-from widget.formatting import money, picture, utc_time
-from widget.screens.actions import Action, back_action
+from widget.formatting import local_time, money, picture
+from widget.screens.actions import Action, back_to_checkout_action
 
 
 def summary_context(body: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
@@ -22,7 +22,7 @@ def summary_context(body: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any
         "confirmation_token": meta.get("confirmation_token") or "",
     }
     ordered = selectors.order_gift(body["order_id"]) or {}
-    held_until = utc_time(body.get("expires_at"))
+    held_until = local_time(body.get("expires_at"))
     return {
         "workflow_id": workflow_id,
         "heading": _("Check and confirm"),
@@ -44,5 +44,5 @@ def summary_context(body: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any
             style="primary",
             idempotent=True,
         ),
-        "back": back_action(workflow_id, "gift_selected"),
+        "back": back_to_checkout_action(workflow_id),
     }
