@@ -13,6 +13,7 @@ from tests.browser.conftest import (
     BROWSER_DB,
     BrowserProblems,
     log_in,
+    serious_axe_violations,
     watched_context,
     widget_frame,
 )
@@ -181,3 +182,19 @@ def test_the_hold_is_shown_in_the_persons_time_zone(
             assert prepare["_meta"]["giftgenius/timeZone"] == zone
         elif dialect == "openai":  # window.openai cannot add _meta: the host's own hint
             assert prepare["_meta"]["openai/userLocation"]["timezone"] == zone
+
+
+def test_the_form_with_an_error_beside_a_field_is_accessible(axe_page: Page):
+    page = axe_page
+    log_in(page, "demo", "demo", "/widget/")
+    page.get_by_test_id("start").click()
+    page.get_by_test_id("brief-form").locator("input[name=interests]").fill("coffee")
+    page.get_by_test_id("suggest-gifts").click()
+    page.get_by_test_id("select-gift").first.click()
+    page.get_by_test_id("go-to-checkout").click()
+    page.locator("[name='shipping.postal_code']").fill("80-8#7")
+    page.get_by_test_id("prepare-order").click()
+    expect(page.get_by_test_id("field-error")).to_be_visible()
+    expect(page.locator("[name='shipping.postal_code']")).to_be_focused()
+    expect(page.locator("[name='shipping.postal_code']")).to_have_value("80-8#7")
+    assert serious_axe_violations(page) == []

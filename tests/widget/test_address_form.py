@@ -18,6 +18,7 @@ from tests.fixtures import SHIPPING, gift_selected, make_product, new_key
 from tool_runtime.outcome import ToolOutcome
 from widget.formatting import country_choices, in_time_zone, local_time
 from widget.rendering import render_fragment
+from widget.screens.checkout import FIELD_HINTS, UNPRINTABLE_HINT
 
 pytestmark = pytest.mark.django_db(databases=["default", "payment_ledger"])
 
@@ -93,6 +94,23 @@ def test_the_form_starts_with_the_demo_country_chosen(settings):
     assert chosen_country(checkout_form()) == "US"
     settings.WIDGET_DEMO_SHIPPING = False
     assert chosen_country(checkout_form()) == ""
+
+
+@pytest.mark.parametrize("language", ["pl", "uk", "ru", "zh-hans"])
+def test_the_forms_words_are_translated(language):
+    words = [
+        *FIELD_HINTS.values(),
+        UNPRINTABLE_HINT,
+        *map(
+            translation.gettext_lazy,
+            ["Country", "Choose a country", "Please correct the marked fields."],
+        ),
+    ]
+    for text in words:
+        with translation.override("en"):
+            english = str(text)
+        with translation.override(language):
+            assert str(text) != english, (english, language)
 
 
 # --- a refused form: the error beside its field, the typed values kept ----------------------------
