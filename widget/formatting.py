@@ -1,4 +1,4 @@
-"""How the widget writes values for a person: money, times, descriptions and pictures.
+"""How the widget writes values for a person: money, times, countries, descriptions and pictures.
 
 Every screen formats with these, in the active language. The caches are here because a list
 of cards formats the same few catalog prices, texts and pictures on every redraw.
@@ -6,6 +6,7 @@ of cards formats the same few catalog prices, texts and pictures on every redraw
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -13,7 +14,10 @@ from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Any
 from urllib.parse import urljoin
+from zoneinfo import ZoneInfo
 
+from babel import Locale
+from babel.dates import format_time
 from babel.numbers import format_currency
 from django.utils import formats, translation
 from django.utils.dateparse import parse_datetime
@@ -27,6 +31,8 @@ DESCRIPTION_CHARS = 70  # for text written without spaces (Chinese, Japanese)
 # The origin root-relative picture URLs are resolved against while one fragment renders: the
 # page's own for the browser, WIDGET_IMAGE_BASE_URL for the MCP widget (another origin's frame).
 _picture_origin: ContextVar[str] = ContextVar("picture_origin", default="")
+# The person's IANA time zone while one fragment renders ("" when the host did not say).
+_time_zone: ContextVar[str] = ContextVar("time_zone", default="")
 
 
 def money(amount: Any, currency: str, *, language: str | None = None) -> str:
@@ -47,13 +53,47 @@ def _currency(value: Decimal, currency: str, language: str) -> str:
     return format_currency(value, currency, locale=babel_locale(language))
 
 
-def utc_time(value: Any) -> str:
-    """The time of day of a moment (a datetime or its ISO text) in the active language, in UTC;
-    empty when there is none."""
+def local_time(value: Any) -> str:
+    """The time of day of a moment (a datetime or its ISO text) as the active language writes
+    it, in the person's time zone (`in_time_zone`); where that is not known, in UTC and saying
+    so. Empty when there is no moment."""
     moment = parse_datetime(value) if isinstance(value, str) else value
     if moment is None:
         return ""
-    return formats.time_format(moment, "TIME_FORMAT") + " UTC"
+    zone = _time_zone.get()
+    locale = babel_locale(translation.get_language())
+    if zone:
+        return format_time(moment, "short", tzinfo=ZoneInfo(zone), locale=locale)
+    return format_time(moment, "short", tzinfo=ZoneInfo("UTC"), locale=locale) + " UTC"
+
+
+@contextmanager
+def in_time_zone(zone: str | None) -> Iterator[None]:
+    """While this lasts, `local_time` writes times in `zone` (a checked IANA name, or None)."""
+    token = _time_zone.set(zone or "")
+    try:
+        yield
+    finally:
+        _time_zone.reset(token)
+
+
+def country_choices(codes: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(code, name) for each ISO country code, named and ordered in the active language."""
+    return _country_choices(codes, babel_locale(translation.get_language()))
+
+
+@lru_cache(maxsize=16)
+def _country_choices(codes: tuple[str, ...], locale: str) -> list[tuple[str, str]]:
+    names = Locale.parse(locale).territories
+    named = [(code, names.get(code, code)) for code in codes]
+    return sorted(named, key=lambda pair: _sort_key(pair[1]))
+
+
+def _sort_key(name: str) -> str:
+    """Accents do not move a name to the end of the list ("Österreich" sorts with "O")."""
+    return "".join(
+        c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c)
+    ).casefold()
 
 
 @lru_cache(maxsize=4096)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
+from zoneinfo import available_timezones
 
 from django.conf import settings
 from django.utils.translation.trans_real import parse_accept_lang_header
@@ -63,3 +65,15 @@ BABEL_LOCALES = {"en": "en_US", "zh-hans": "zh_Hans_CN"}
 def babel_locale(language: str | None) -> str:
     language = locale_or_default(language)
     return BABEL_LOCALES.get(language, language.replace("-", "_"))
+
+
+def normalize_time_zone(name: Any) -> str | None:
+    """An IANA time zone name the host or browser gave ("Europe/Warsaw"), if it is one; else None."""
+    if isinstance(name, str) and name.strip() in _time_zones():
+        return name.strip()
+    return None
+
+
+@cache
+def _time_zones() -> frozenset[str]:
+    return frozenset(available_timezones())

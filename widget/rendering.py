@@ -24,8 +24,8 @@ from django.utils.html import format_html
 from tool_runtime.observability import get_logger
 from tool_runtime.outcome import ToolOutcome
 from widget import fragment_cache
-from widget.formatting import pictures_from
-from widget.locale import html_lang, locale_or_default
+from widget.formatting import in_time_zone, pictures_from
+from widget.locale import html_lang, locale_or_default, normalize_time_zone
 from widget.screens.dispatch import screen_for, screen_inputs
 from widget.screens.resume import start_context
 from widget.screens.status import unshown_context
@@ -36,33 +36,55 @@ log = get_logger("widget.fragments")
 
 
 def render_fragment(
-    *, tool: str, outcome: ToolOutcome, locale: str, origin: str | None = None, hosted: bool = True
+    *,
+    tool: str,
+    outcome: ToolOutcome,
+    locale: str,
+    origin: str | None = None,
+    hosted: bool = True,
+    time_zone: str | None = None,
+    arguments: Any = None,
 ) -> str:
     """The HTML fragment showing `outcome` of `tool`, in `locale` (any BCP 47 tag).
 
     `hosted`: the fragment is for a host with a chat (MCP, the preview); False for the
     standalone page's htmx endpoint, where buttons that only send a message into the chat
-    would do nothing."""
+    would do nothing. `time_zone`: the person's IANA zone, where the host or browser said it
+    (times are shown in UTC otherwise). `arguments`: what the call was sent (a form the tool
+    refused is drawn again with them)."""
     language = locale_or_default(locale)
     picture_origin = origin or settings.WIDGET_IMAGE_BASE_URL
-    with pictures_from(picture_origin), translation.override(language):
+    zone = normalize_time_zone(time_zone)
+    with pictures_from(picture_origin), translation.override(language), in_time_zone(zone):
         if (found := screen_inputs(tool, outcome)) is not None:
             inputs, build = found
             return fragment_cache.render_from_inputs(
                 (tool, picture_origin, inputs),
                 lambda view_id: _draw(*build(), tool=tool, language=language, view_id=view_id),
             )
-        template, context = screen_for(tool, outcome, hosted=hosted)
+        template, context = screen_for(tool, outcome, hosted=hosted, arguments=arguments)
         return render_view(template, context, tool=tool, language=language)
 
 
 def fragment_or_none(
-    *, outcome: ToolOutcome, locale: str, origin: str | None = None, hosted: bool = True
+    *,
+    outcome: ToolOutcome,
+    locale: str,
+    origin: str | None = None,
+    hosted: bool = True,
+    time_zone: str | None = None,
+    arguments: Any = None,
 ) -> str | None:
     """`render_fragment` for the outcome's own tool, or None (logged) where it fails."""
     try:
         return render_fragment(
-            tool=outcome.tool, outcome=outcome, locale=locale, origin=origin, hosted=hosted
+            tool=outcome.tool,
+            outcome=outcome,
+            locale=locale,
+            origin=origin,
+            hosted=hosted,
+            time_zone=time_zone,
+            arguments=arguments,
         )
     except Exception:
         log.exception(

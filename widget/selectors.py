@@ -11,6 +11,7 @@ from typing import Any
 from uuid import UUID
 
 from checkout import selectors as checkout_selectors
+from checkout.payments.methods import offered_payment_methods
 from gifts import catalog
 from gifts.catalog import CatalogItem
 from gifts.models import WorkflowContext
@@ -89,3 +90,12 @@ def order_gift(order_id: Any) -> dict[str, Any] | None:
         return None
     card = product_card(catalog.item_of(line.product))
     return {**card, "name": line.name, "max_per_order": line.product.max_per_order}
+
+
+def payment_methods() -> list[dict[str, str]]:
+    """The payment methods offered, as get_payment_methods lists them, for the checkout form
+    drawn again after a refused prepare_order (whose outcome lists none)."""
+    return [
+        {"id": m.id, "label": m.label, "description": m.description}
+        for m in offered_payment_methods()
+    ]

@@ -115,6 +115,7 @@ def widget_action(request: HttpRequest, tool: str) -> HttpResponse:
     correlation_id = correlation_id_from(request.headers.get("X-Correlation-ID"))
     principal = request.user if request.user.is_authenticated else None
     spec = REGISTRY.get(tool)
+    arguments: Any = None
     try:
         if spec is None or not (spec.widget_accessible or tool in BROWSER_ONLY_TOOLS):
             raise ToolError("UNKNOWN_TOOL", f"'{tool}' is not a widget action.", field="tool")
@@ -135,7 +136,12 @@ def widget_action(request: HttpRequest, tool: str) -> HttpResponse:
     # This endpoint serves htmx, which only the standalone page runs (a host's widget resource
     # carries no htmx and calls tools through the host): there is no chat here.
     html = fragment_or_none(
-        outcome=outcome, locale=locale, origin=origin, hosted=False
+        outcome=outcome,
+        locale=locale,
+        origin=origin,
+        hosted=False,
+        time_zone=request.headers.get("X-GG-Time-Zone"),  # the browser's, checked when used
+        arguments=arguments,
     ) or unshown_notice(outcome=outcome, locale=locale)
     response = HttpResponse(html)
     response["X-GG-Fragment"] = CONTRACT

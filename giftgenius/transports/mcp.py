@@ -39,7 +39,12 @@ from tool_runtime.principals import user_for_subject
 from tool_runtime.registry import REGISTRY, ToolSpec
 from tool_runtime.text import describe_refused, drop_invisible
 from tool_runtime.validation import is_unicode
-from widget.locale import DEFAULT_LANGUAGE, locale_from_accept_language, normalize_locale
+from widget.locale import (
+    DEFAULT_LANGUAGE,
+    locale_from_accept_language,
+    normalize_locale,
+    normalize_time_zone,
+)
 from widget.rendering import fragment_or_none
 from widget.resource import (
     WIDGET_DESCRIPTION,
@@ -65,6 +70,10 @@ META_SUBJECT = "openai/subject"
 META_LOCALE = ("openai/locale", "webplus/i18n")
 META_CORRELATION = ("giftgenius/correlationId", "openai/correlationId", "correlation_id")
 META_FAULT = "giftgenius/fault"
+# The person's time zone: ChatGPT's coarse location hint, or what the widget read from the MCP
+# Apps host context (or the browser) and sent with its own call.
+META_USER_LOCATION = "openai/userLocation"
+META_TIME_ZONE = "giftgenius/timeZone"
 MAX_SUBJECT_LENGTH = 256
 
 
@@ -147,6 +156,7 @@ class CallRequest:
     locale: str
     fault_plan: str | None
     refused: ToolError | None = None  # a _meta value no row can hold
+    time_zone: str | None = None
 
 
 def locale_for(meta: dict[str, Any], headers: Any) -> str:
@@ -196,6 +206,7 @@ def call_request(name: str, arguments: Any, context: Context | None) -> CallRequ
         locale=locale_for(meta, headers),
         fault_plan=_string(meta.get(META_FAULT)),
         refused=refused,
+        time_zone=time_zone_for(meta),
     )
 
 
@@ -217,6 +228,13 @@ def _subject(value: Any) -> tuple[str | None, ToolError | None]:
         return value, None
     message = f"The request's '{field}' {why}; expected {expected}."
     return None, ToolError("VALIDATION_ERROR", message, field=field, expected=expected)
+
+
+def time_zone_for(meta: dict[str, Any]) -> str | None:
+    """The widget's own word first (it asked the host), else ChatGPT's location hint."""
+    location = meta.get(META_USER_LOCATION)
+    hint = location.get("timezone") if isinstance(location, dict) else None
+    return normalize_time_zone(meta.get(META_TIME_ZONE)) or normalize_time_zone(hint)
 
 
 def principal_for(request: CallRequest) -> Caller | None:
@@ -253,7 +271,12 @@ def run_tool_call(request: CallRequest) -> CallToolResult:
             host_subject=request.subject,
             refused=request.refused,
         )
-        return tool_result(outcome, locale=request.locale)
+        return tool_result(
+            outcome,
+            locale=request.locale,
+            time_zone=request.time_zone,
+            arguments=request.arguments,
+        )
     except Exception:
         log.exception("mcp_call_crashed", tool=request.name)
         return internal_error_result(request)
@@ -272,10 +295,14 @@ def _unrecorded_failure(request: CallRequest, exc: Exception) -> CallToolResult:
     return internal_error_result(request, cid)
 
 
-def tool_result(outcome: ToolOutcome, *, locale: str) -> CallToolResult:
+def tool_result(
+    outcome: ToolOutcome, *, locale: str, time_zone: str | None = None, arguments: Any = None
+) -> CallToolResult:
     summary = summarize(outcome)
     meta = {**_json_safe(outcome.meta), "locale": locale}
-    html = fragment_or_none(outcome=outcome, locale=locale)
+    html = fragment_or_none(
+        outcome=outcome, locale=locale, time_zone=time_zone, arguments=arguments
+    )
     if html is not None:
         meta["html"] = html
     return CallToolResult(

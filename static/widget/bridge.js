@@ -18,6 +18,7 @@
   var CONTRACT = "v1";
   var REQUEST_TIMEOUT_MS = 30000; // never an endless spinner
   var MAX_KEYS = 30;
+  var MAX_DRAFTS = 5;
 
   var app = document.getElementById("gg-app");
   var root = document.getElementById("gg-root");
@@ -49,6 +50,7 @@
   var hostHtml = null; // the last fragment the host handed over in toolResponseMetadata
   var hostInput = null; // the arguments of the call that opened the widget (MCP Apps tool-input)
   var hostLocale = null;
+  var hostTimeZone = null; // the MCP Apps host context's timeZone, where the host gives it
   var restored = false; // a reload put the person's last view back
 
   // ---------------------------------------------------------------- helpers
@@ -102,6 +104,17 @@
     return i18n[primary] ? primary : "en";
   }
 
+  // The person's IANA time zone: the host's word where it gives one, else the browser's. The
+  // server writes times in it (it checks the name).
+  function timeZone() {
+    if (hostTimeZone) return hostTimeZone;
+    try {
+      return Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+    } catch (e) {
+      return "";
+    }
+  }
+
   function t(key) {
     var table = i18n[language()] || i18n.en || {};
     return table[key] || (i18n.en && i18n.en[key]) || key;
@@ -129,9 +142,10 @@
 
   // What the host keeps (window.openai.widgetState is visible to the model): only the versioned
   // idempotency keys, under hashed action identities. The actions' arguments (shipping address,
-  // confirmation token) and the rendered HTML stay in this tab's sessionStorage.
+  // confirmation token), the forms' typed fields (drafts) and the rendered HTML stay in this
+  // tab's sessionStorage.
   function loadState() {
-    var fresh = { v: CONTRACT, sid: uuid(), keys: {}, order: [], last: null, ctx: null };
+    var fresh = { v: CONTRACT, sid: uuid(), keys: {}, order: [], last: null, ctx: null, drafts: {} };
     var saved = openai ? openai.widgetState : parse(sessionGet(storeKey));
     if (!saved || saved.v !== CONTRACT) return fresh;
     var tab = parse(sessionGet(storeKey + ":tab:" + saved.sid)) || {};
@@ -142,12 +156,20 @@
       order: saved.order || [],
       last: tab.last || null,
       ctx: tab.ctx || null,
+      drafts: tab.drafts || {},
     };
+  }
+
+  function saveTab() {
+    sessionSet(
+      storeKey + ":tab:" + state.sid,
+      JSON.stringify({ last: state.last, ctx: state.ctx, drafts: state.drafts })
+    );
   }
 
   function saveState() {
     var small = { v: CONTRACT, sid: state.sid, keys: state.keys, order: state.order };
-    sessionSet(storeKey + ":tab:" + state.sid, JSON.stringify({ last: state.last, ctx: state.ctx }));
+    saveTab();
     var done = Promise.resolve();
     if (openai && typeof openai.setWidgetState === "function") {
       try {
@@ -193,6 +215,50 @@
     }
     return state.keys[id];
   }
+
+  // ---------------------------------------------------------------- drafts (typed fields)
+
+  // A form named by data-gg-draft keeps what the person typed in widget state: going back and
+  // coming to the form again (a new view of it) finds the fields as they were left. Once its
+  // action succeeded the server knows the values itself and the draft goes.
+  function saveDraft(form) {
+    var name = form.getAttribute("data-gg-draft");
+    var fields = {};
+    Array.prototype.forEach.call(form.elements, function (input) {
+      if (input.name && (input.tagName === "INPUT" || input.tagName === "SELECT")) fields[input.name] = input.value;
+    });
+    delete state.drafts[name];
+    state.drafts[name] = fields; // the newest last: the oldest goes first
+    var names = Object.keys(state.drafts);
+    while (names.length > MAX_DRAFTS) delete state.drafts[names.shift()];
+    saveTab();
+  }
+
+  function restoreDrafts() {
+    root.querySelectorAll("form[data-gg-draft]").forEach(function (form) {
+      var fields = state.drafts[form.getAttribute("data-gg-draft")];
+      if (!fields) return;
+      Array.prototype.forEach.call(form.elements, function (input) {
+        if (!input.name || !Object.prototype.hasOwnProperty.call(fields, input.name)) return;
+        if (input.tagName === "SELECT" && !input.querySelector('option[value="' + CSS.escape(fields[input.name]) + '"]')) return;
+        input.value = fields[input.name];
+      });
+    });
+  }
+
+  function forgetDone(view) {
+    // The review of an order: the checkout form's values are on the server now.
+    if (view && view.getAttribute("data-gg-state") === "summary") {
+      delete state.drafts["checkout:" + view.getAttribute("data-gg-workflow")];
+    }
+  }
+
+  function onFieldEdit(evt) {
+    var form = evt.target && evt.target.form;
+    if (form && root.contains(form) && form.hasAttribute("data-gg-draft")) saveDraft(form);
+  }
+  document.addEventListener("input", onFieldEdit);
+  document.addEventListener("change", onFieldEdit);
 
   // ---------------------------------------------------------------- actions
 
@@ -257,6 +323,8 @@
     var ctx = contextAction();
     var view = root.querySelector("[data-gg-view]");
     var workflow = view ? view.getAttribute("data-gg-workflow") : null;
+    forgetDone(view);
+    restoreDrafts();
     root.querySelectorAll("[data-gg-inherit]").forEach(function (elt) {
       var args = parse(elt.getAttribute("data-gg-args")) || {};
       var complete = true;
@@ -480,6 +548,7 @@
       applyLocale(context.locale);
     }
     if ("displayMode" in context) applyDisplayMode(context.displayMode);
+    if (typeof context.timeZone === "string" && context.timeZone) hostTimeZone = context.timeZone;
   }
 
   function applyDisplayMode(value) {
@@ -505,7 +574,12 @@
   }
 
   function hostCall(action) {
-    if (mode === "mcp") return rpc("tools/call", { name: action.tool, arguments: action.args });
+    if (mode === "mcp") {
+      var meta = {};
+      var zone = timeZone();
+      if (zone) meta["giftgenius/timeZone"] = zone;
+      return rpc("tools/call", { name: action.tool, arguments: action.args, _meta: meta });
+    }
     return openai.callTool(action.tool, action.args);
   }
 
@@ -651,6 +725,8 @@
           headers["Content-Type"] = "application/json";
           headers["X-GG-Contract"] = CONTRACT;
           headers["X-GG-Locale"] = language();
+          var zone = timeZone();
+          if (zone) headers["X-GG-Time-Zone"] = zone;
           var csrf = app.getAttribute("data-gg-csrf");
           if (csrf) headers["X-CSRFToken"] = csrf;
         }

@@ -48,6 +48,9 @@
     toolOutput: null,
     toolResponseMetadata: null,
     widgetState: null,
+    // The person's time zone, as ChatGPT hints it (openai/userLocation) and an MCP Apps host
+    // puts it in its context: this browser's.
+    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
   };
   var frame = null;
 
@@ -102,9 +105,17 @@
 
   // ------------------------------------------------------------------ /mcp (JSON-RPC, stateless)
 
-  function callMcp(name, args, caller) {
+  function callMcp(name, args, caller, widgetMeta) {
     var correlationId = "qa-" + uuid();
-    var meta = { "openai/locale": globals.locale, "giftgenius/correlationId": correlationId };
+    var meta = {
+      "openai/locale": globals.locale,
+      "openai/userLocation": { timezone: globals.timeZone },
+      "giftgenius/correlationId": correlationId,
+    };
+    // What the widget itself sends with its call goes through, as a host passes it on.
+    if (widgetMeta && typeof widgetMeta["giftgenius/timeZone"] === "string") {
+      meta["giftgenius/timeZone"] = widgetMeta["giftgenius/timeZone"];
+    }
     var fault = faultPlan();
     if (fault) meta["giftgenius/fault"] = fault;
     var request = {
@@ -269,6 +280,7 @@
     return {
       theme: globals.theme,
       locale: globals.locale,
+      timeZone: globals.timeZone,
       displayMode: globals.displayMode,
       availableDisplayModes: ["inline", "fullscreen"],
       platform: "web",
@@ -307,7 +319,7 @@
       if (globals.toolResult) appNotify("ui/notifications/tool-result", clone(globals.toolResult));
     },
     "tools/call": function (params) {
-      return callMcp(params.name, clone(params.arguments || {}), "widget");
+      return callMcp(params.name, clone(params.arguments || {}), "widget", params._meta);
     },
     "ui/message": function (params) {
       var text = (params.content || []).map(function (c) { return c.text || ""; }).join(" ");

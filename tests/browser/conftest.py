@@ -148,10 +148,11 @@ def flush_reports(page: Page) -> None:
 
 @contextlib.contextmanager
 def watched_context(
-    browser: Browser, base_url: str, problems: BrowserProblems
+    browser: Browser, base_url: str, problems: BrowserProblems, **options: Any
 ) -> Iterator[BrowserContext]:
-    """A context whose pages must all end with no CSP violation, console or page error."""
-    context = new_context(browser, base_url, problems)
+    """A context whose pages must all end with no CSP violation, console or page error;
+    `options` as for Browser.new_context (a time zone, a locale)."""
+    context = new_context(browser, base_url, problems, **options)
     yield context
     for open_page in context.pages:
         flush_reports(open_page)

@@ -149,7 +149,10 @@ def test_the_address_typed_before_a_decline_or_back_is_kept_for_the_next_attempt
     widget.get_by_test_id("prepare-order").click()
     expect(widget.get_by_test_id("order-summary")).to_contain_text("Ann Smith")
 
-    # Back from the summary releases the draft, and checkout again still has the address.
+    # Back from the summary is the form with the address; Back from there releases the draft,
+    # and checkout again still has the address.
+    widget.get_by_test_id("back").click()
+    expect(widget.locator("[name='shipping.name']")).to_have_value("Ann Smith")
     widget.get_by_test_id("back").click()
     widget.get_by_test_id("go-to-checkout").click()
     expect(widget.locator("[name='shipping.name']")).to_have_value("Ann Smith")

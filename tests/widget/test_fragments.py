@@ -384,10 +384,14 @@ def _checkout(workflow_id: str) -> str:
 
 
 def _address_fields(html: str) -> dict[str, str]:
-    return {
+    """The typed fields, and the country chosen in its drop-down."""
+    fields = {
         name: html_lib.unescape(value)
         for name, value in re.findall(r'name="shipping\.(\w+)"[^>]*value="([^"]*)"', html)
     }
+    country = re.search(r'name="shipping\.country".*?</select>', html, re.S).group(0)
+    chosen = re.search(r'<option value="(\w*)" selected>', country)
+    return {**fields, "country": chosen.group(1) if chosen else ""}
 
 
 def test_checkout_again_keeps_the_address_the_person_entered_in_this_workflow(user):
@@ -435,7 +439,11 @@ def test_summary_puts_the_confirmation_token_only_in_the_confirm_button():
     assert "data-gg-idem" in re.search(
         r'<button[^>]*data-testid="confirm-purchase"[^>]*>', html
     ).group(0)
-    assert args_of(html, "back") == {"workflow_id": WORKFLOW, "step_id": "gift_selected"}
+    # Back returns to the checkout form (a read), not past it to the chosen gift.
+    assert args_of(html, "back") == {"workflow_id": WORKFLOW}
+    assert 'data-gg-tool="get_payment_methods"' in re.search(
+        r'<button[^>]*data-testid="back"[^>]*>', html
+    ).group(0)
     assert "Show this summary" not in html  # model-facing text is not shown
 
 

@@ -66,6 +66,14 @@ def back_action(workflow_id: Any, step: str, *, label: str = "") -> Action:
     )
 
 
+def back_to_checkout_action(workflow_id: Any) -> Action:
+    """Back from the order's review to the checkout form, as it was filled in: a read that
+    moves nothing, so the draft and its stock hold stay until the form is sent again."""
+    return Action(
+        "get_payment_methods", _("Back"), {"workflow_id": str(workflow_id)}, testid="back"
+    )
+
+
 def start_over_action() -> Action:
     return Action(
         "start_gift_workflow",

@@ -12,7 +12,7 @@ from typing import Any
 from tool_runtime.outcome import ToolOutcome
 from widget import selectors
 from widget.screens.brief import brief_context
-from widget.screens.checkout import checkout_context
+from widget.screens.checkout import checkout_context, refused_form_context
 from widget.screens.done import done_context
 from widget.screens.empty import empty_context
 from widget.screens.error import error_context
@@ -44,10 +44,17 @@ def screen_inputs(tool: str, outcome: ToolOutcome) -> tuple[Any, Callable[[], Sc
     return None
 
 
-def screen_for(tool: str, outcome: ToolOutcome, *, hosted: bool = True) -> Screen:
+def screen_for(
+    tool: str, outcome: ToolOutcome, *, hosted: bool = True, arguments: Any = None
+) -> Screen:
+    """`arguments`: what the call was sent, where the caller has it; a refused form is drawn
+    again with them."""
     body = outcome.body
     if not outcome.ok:
-        return "error", error_context(tool, outcome.error or {})
+        error = outcome.error or {}
+        if tool == "prepare_order" and (form := refused_form_context(error, arguments)):
+            return "checkout", form
+        return "error", error_context(tool, error)
     if tool == "start_gift_workflow":
         return "brief", brief_context(body.get("workflow_id"), {})
     if tool == "search_products":

@@ -9,8 +9,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from widget import selectors
-from widget.formatting import money, picture, utc_time
-from widget.screens.actions import Action, action_url, back_action
+from widget.formatting import local_time, money, picture
+from widget.screens.actions import Action, action_url, back_to_checkout_action
 
 
 def summary_context(body: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
@@ -23,7 +23,7 @@ def summary_context(body: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any
         "confirmation_token": meta.get("confirmation_token") or "",
     }
     ordered = selectors.order_gift(body["order_id"]) or {}
-    held_until = utc_time(body.get("expires_at"))
+    held_until = local_time(body.get("expires_at"))
     currency = body.get("currency", "")
     gift_options = body.get("gift_options") or {}
     # Changing an option prepares the order again: the draft is re-priced and keeps its hold.
@@ -90,5 +90,5 @@ def summary_context(body: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any
             style="primary",
             idempotent=True,
         ),
-        "back": back_action(workflow_id, "gift_selected"),
+        "back": back_to_checkout_action(workflow_id),
     }

@@ -630,7 +630,7 @@ def fake_fragments(monkeypatch, render) -> None:
 def test_the_rendered_fragment_goes_in_meta_only(live_url, monkeypatch):
     calls = []
 
-    def render(*, tool, outcome, locale, origin=None, hosted=True):
+    def render(*, tool, outcome, locale, origin=None, hosted=True, time_zone=None, arguments=None):
         calls.append((tool, outcome.ok, locale))
         return f"<section data-tool='{tool}'>fragment</section>"
 
@@ -644,7 +644,7 @@ def test_the_rendered_fragment_goes_in_meta_only(live_url, monkeypatch):
 
 @LIVE
 def test_a_broken_fragment_renderer_does_not_hide_the_tools_outcome(live_url, monkeypatch):
-    def render(*, tool, outcome, locale, origin=None, hosted=True):
+    def render(*, tool, outcome, locale, origin=None, hosted=True, time_zone=None, arguments=None):
         raise RuntimeError("template blew up at /srv/templates/x.html")
 
     fake_fragments(monkeypatch, render)
@@ -655,6 +655,39 @@ def test_a_broken_fragment_renderer_does_not_hide_the_tools_outcome(live_url, mo
     assert WorkflowContext.objects.filter(id=result.structured_content["workflow_id"]).exists()
     assert "html" not in result.meta
     assert "blew up" not in json.dumps(dump(result))
+
+
+@LIVE
+@pytest.mark.parametrize(
+    ("meta", "expected"),
+    [
+        ({"giftgenius/timeZone": "Asia/Tokyo"}, "Asia/Tokyo"),
+        ({"openai/userLocation": {"city": "Kraków", "timezone": "Europe/Warsaw"}}, "Europe/Warsaw"),
+        # The widget asked the host; its word wins over the coarse location hint.
+        (
+            {"giftgenius/timeZone": "Asia/Tokyo", "openai/userLocation": {"timezone": "UTC"}},
+            "Asia/Tokyo",
+        ),
+        ({"giftgenius/timeZone": "../../etc/passwd"}, None),
+        ({"openai/userLocation": "Europe/Warsaw"}, None),
+        ({}, None),
+    ],
+    ids=["widget", "chatgpt-hint", "widget-wins", "not-a-zone", "hint-not-an-object", "none"],
+)
+def test_the_fragment_is_drawn_in_the_time_zone_the_request_meta_names(
+    live_url, monkeypatch, meta, expected
+):
+    zones = []
+
+    def render(*, tool, outcome, locale, origin=None, hosted=True, time_zone=None, arguments=None):
+        zones.append(time_zone)
+        return "<section>fragment</section>"
+
+    fake_fragments(monkeypatch, render)
+    McpTestClient(live_url).call(
+        "start_gift_workflow", {}, meta={"openai/subject": "v1/alice", **meta}
+    )
+    assert zones == [expected]
 
 
 # --- units (no server) --------------------------------------------------------------------------
