@@ -67,6 +67,7 @@ class CatalogItem:
     image_height: int = 0
     image_alt: str = ""
     active: bool = True
+    family: str = ""
     # The words a brief's interests can name it by (its tags and its category), made once per
     # item: ranking and narrowing test every candidate against them on every suggest_gifts.
     words: frozenset[str] = field(init=False, repr=False, compare=False)
@@ -77,6 +78,11 @@ class CatalogItem:
     @property
     def in_stock(self) -> bool:
         return self.stock > 0
+
+    @property
+    def family_key(self) -> str:
+        """Variants of one product share it; a product without a family is its own."""
+        return self.family or f"#{self.product_id}"
 
     def fields(self) -> dict[str, Any]:
         """The product as tool results and widget cards show it."""
@@ -114,6 +120,7 @@ _FIELDS = (
     "image_height",
     "image_alt",
     "active",
+    "family",
 )
 
 

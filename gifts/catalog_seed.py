@@ -24,6 +24,7 @@ _CATALOG_FIELDS = (
     "image_width",
     "image_height",
     "image_alt",
+    "family",
 )
 _BATCH_SIZE = 200
 

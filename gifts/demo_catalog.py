@@ -1108,6 +1108,11 @@ def _description(rng: random.Random, *, template: _Template, tags: list[str]) ->
     return f"{template.blurb} {rng.choice(_CLOSERS).format(interests=_words(mentioned))}"
 
 
+def family_of(category: str, noun: str) -> str:
+    """The variants of one template are one product in several versions."""
+    return f"{category}/{noun.lower().replace(' ', '-')}"
+
+
 def demo_products() -> list[dict]:
     """Every demo product, the fixed test products first; identical on every call."""
     rng = random.Random(SEED)  # noqa: S311 - demo data, not security
@@ -1133,6 +1138,7 @@ def demo_products() -> list[dict]:
                         "age_min": age_min,
                         "age_max": age_max,
                         **_picture(category, f"{variant} {template.noun}"),
+                        "family": family_of(category, template.noun),
                     }
                 )
     indexes = list(range(len(generated)))
@@ -1144,7 +1150,12 @@ def demo_products() -> list[dict]:
     for index in discontinued:
         generated[index]["active"] = False
     fixed = [
-        {**product, "tags": list(product["tags"]), **_picture(product["category"], product["name"])}
+        {
+            **product,
+            "tags": list(product["tags"]),
+            **_picture(product["category"], product["name"]),
+            "family": "",
+        }
         for product in TEST_PRODUCTS
     ]
     return fixed + generated

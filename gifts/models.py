@@ -36,6 +36,12 @@ class Product(models.Model):
     image_width = models.PositiveSmallIntegerField(default=320)
     image_height = models.PositiveSmallIntegerField(default=240)
     image_alt = models.CharField(max_length=200, blank=True)
+    family = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="Variants of one product (its colors, sizes, flavors) share a family: gift "
+        "ideas show one of them and offer the others as its variants. Blank: a product of its own.",
+    )
 
     class Meta:
         ordering = ["sku"]

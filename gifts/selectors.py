@@ -9,8 +9,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Literal
 
+from gifts import catalog
 from gifts.catalog import CatalogItem
 from gifts.models import WorkflowContext
+from gifts.ranking import Candidate, budget_position, diversify
 from tool_runtime.errors import ToolError
 from tool_runtime.rows import Scalar, one_row, one_row_beside
 
@@ -81,6 +83,7 @@ class RankedGift:
     item: CatalogItem
     score: float
     reasons: tuple[str, ...]
+    variants: tuple[CatalogItem, ...] = ()
 
 
 def interest_hits(*, words: frozenset[str], interests: Iterable[str]) -> list[str]:
@@ -88,29 +91,45 @@ def interest_hits(*, words: frozenset[str], interests: Iterable[str]) -> list[st
     return [interest for interest in interests if interest in words]
 
 
+BudgetPosition = Literal["low", "middle", "high"]
+
+
 @dataclass(frozen=True)
 class MatchFact:
     """One reason a gift fits a brief, as data: the model reads it in English
-    (`english_reason`), the widget renders it in the person's language."""
+    (`english_reason`), the widget renders it in the person's language. A budget fact says
+    where the price sits in the budget (`position`)."""
 
     kind: Literal["interest", "age", "budget"]
     value: str | int | Decimal
+    position: BudgetPosition | None = None
 
 
-def match_facts(*, hits: Iterable[str], age: int | None, price: Decimal) -> tuple[MatchFact, ...]:
+def match_facts(
+    *,
+    hits: Iterable[str],
+    age: int | None,
+    price: Decimal,
+    budget_min: Decimal,
+    budget_max: Decimal,
+) -> tuple[MatchFact, ...]:
     facts = [MatchFact("interest", hit) for hit in hits]
     if age is not None:
         facts.append(MatchFact("age", age))
-    facts.append(MatchFact("budget", price))
+    position = budget_position(price, low=budget_min, high=budget_max)
+    facts.append(MatchFact("budget", price, position))  # type: ignore[arg-type]
     return tuple(facts)
+
+
+_ENGLISH_POSITIONS = {"low": "the low end of", "middle": "the middle of", "high": "the high end of"}
 
 
 def english_reason(fact: MatchFact, *, currency: str) -> str:
     if fact.kind == "interest":
-        return f"matches interest '{fact.value}'"
+        return f"serves the interest '{fact.value}'"
     if fact.kind == "age":
         return f"suits age {fact.value}"
-    return f"{fact.value} {currency} is within the budget"
+    return f"{fact.value} {currency}: {_ENGLISH_POSITIONS[fact.position or 'middle']} the budget"
 
 
 def _fits_age(item: CatalogItem, age: int | None) -> bool:
@@ -122,12 +141,16 @@ def _in_budget(item: CatalogItem, low: Decimal, high: Decimal) -> bool:
 
 
 def rank_gifts(candidates: list[CatalogItem], brief: Brief, *, limit: int) -> list[RankedGift]:
-    """Products matching at least one interest, in budget and suitable for the age, best first."""
+    """Up to `limit` ideas among the products matching at least one interest, in budget and
+    suitable for the age: each interest they can serve first, prices spread over the budget,
+    one idea per family with its other fitting products as variants (gifts.ranking)."""
     middle = (brief.budget_min + brief.budget_max) / 2
-    # The score is a float: dividing in floats avoids a decimal division per candidate.
-    span = float(max(brief.budget_max - brief.budget_min, Decimal(1)))
+    # Floats: dividing in floats avoids a decimal division per candidate.
+    span = float(brief.budget_max - brief.budget_min)
+    half = max(span / 2, 1.0)
+    wanted = len(brief.interests) or 1
     hints = set(RELATIONSHIP_HINTS.get(brief.relationship, ()))
-    scored = []
+    fitting = []
     for item in candidates:
         if not (
             _in_budget(item, brief.budget_min, brief.budget_max) and _fits_age(item, brief.age)
@@ -136,21 +159,57 @@ def rank_gifts(candidates: list[CatalogItem], brief: Brief, *, limit: int) -> li
         hits = interest_hits(words=item.words, interests=brief.interests)
         if not hits:
             continue
-        closeness = 1 - float(abs(item.price - middle)) / span
+        closeness = 1 - float(abs(item.price - middle)) / half
         hinted = not hints.isdisjoint(item.tags)
-        score = 10 * len(hits) + 2 * closeness + (1 if hinted else 0) + min(item.stock, 20) / 100
-        scored.append((score, item, hits))
-    scored.sort(key=lambda found: (-found[0], found[1].price, found[1].sku))
+        # More interests served count most; a hint from the relationship, a price near the
+        # middle of the budget (the first idea's, the others spread from it) and stock after.
+        relevance = (
+            0.7 * len(hits) / wanted
+            + (0.15 if hinted else 0.0)
+            + 0.1 * closeness
+            + 0.05 * min(item.stock, 20) / 20
+        )
+        fitting.append(Candidate(item, tuple(hits), relevance))
+    ideas = diversify(fitting, budget_span=span, limit=limit)
     # Reasons only for the gifts kept: wording them for every candidate cost a third of this.
     return [
-        RankedGift(item, score, _reasons(item, hits, brief.age))
-        for score, item, hits in scored[:limit]
+        RankedGift(
+            idea.candidate.item,
+            idea.candidate.relevance,
+            _reasons(idea.candidate.item, idea.candidate.hits, brief),
+            idea.variants,
+        )
+        for idea in ideas
     ]
 
 
-def _reasons(item: CatalogItem, hits: list[str], age: int | None) -> tuple[str, ...]:
-    facts = match_facts(hits=hits, age=age, price=item.price)
+def suggest_ideas(*, brief: Brief, currency: str, limit: int) -> list[RankedGift]:
+    """The ideas suggest_gifts offers for `brief`: the sellable products its interests name,
+    ranked (one catalog read)."""
+    in_budget = catalog.sellable_candidates(
+        currency=currency,
+        min_price=brief.budget_min,
+        max_price=brief.budget_max,
+        age=brief.age,
+        interests=brief.interests,
+    )
+    return rank_gifts(in_budget, brief, limit=limit)
+
+
+def _reasons(item: CatalogItem, hits: Iterable[str], brief: Brief) -> tuple[str, ...]:
+    facts = match_facts(
+        hits=hits,
+        age=brief.age,
+        price=item.price,
+        budget_min=brief.budget_min,
+        budget_max=brief.budget_max,
+    )
     return tuple(english_reason(fact, currency=item.currency) for fact in facts)
+
+
+def idea_count(items: Iterable[CatalogItem]) -> int:
+    """How many ideas these products make: variants of one product are one."""
+    return len({item.family_key for item in items})
 
 
 @dataclass(frozen=True)
@@ -173,7 +232,7 @@ def explain_no_results(candidates: list[CatalogItem], brief: Brief) -> EmptyResu
     if above:
         # The smallest raise that finds a handful of gifts (or all there are, if fewer).
         target = above[min(len(above), 5) - 1].to_integral_value(rounding="ROUND_CEILING")
-        found = sum(1 for i in interest_items if brief.budget_min <= i.price <= target)
+        found = idea_count(i for i in interest_items if brief.budget_min <= i.price <= target)
         suggestions.append(
             {
                 "change": "raise_budget_max",
@@ -186,7 +245,7 @@ def explain_no_results(candidates: list[CatalogItem], brief: Brief) -> EmptyResu
     below = sorted((i.price for i in interest_items if i.price < brief.budget_min), reverse=True)
     if below:
         target = below[min(len(below), 5) - 1].to_integral_value(rounding="ROUND_FLOOR")
-        found = sum(1 for i in interest_items if target <= i.price <= brief.budget_max)
+        found = idea_count(i for i in interest_items if target <= i.price <= brief.budget_max)
         suggestions.append(
             {
                 "change": "lower_budget_min",
@@ -219,15 +278,17 @@ def explain_no_results(candidates: list[CatalogItem], brief: Brief) -> EmptyResu
                     "change": "drop_age",
                     "field": "age",
                     "value": None,
-                    "matches": len(without_age),
-                    "message": f"leave out age to get {len(without_age)} matches",
+                    "matches": idea_count(without_age),
+                    "message": f"leave out age to get {idea_count(without_age)} matches",
                 }
             )
     popular = _popular_tags(
         [i for i in in_budget if _fits_age(i, brief.age)], exclude=set(brief.interests)
     )
     if popular:
-        found = sum(1 for i in in_budget if _fits_age(i, brief.age) and set(popular) & set(i.tags))
+        found = idea_count(
+            i for i in in_budget if _fits_age(i, brief.age) and set(popular) & set(i.tags)
+        )
         suggestions.append(
             {
                 "change": "use_interests",

@@ -31,6 +31,7 @@ KEYS = {
     "image_width",
     "image_height",
     "image_alt",
+    "family",
 }
 
 

@@ -24,7 +24,8 @@ class CardWords:
     select_named: str  # %(name)s
     interest_reason: str  # %(interest)s
     age_reason: str  # %(age)s
-    price_reason: str  # %(price)s
+    price_reasons: dict[str, str]  # by budget position; %(price)s
+    variants: str  # %(names)s
 
 
 @lru_cache(maxsize=64)
@@ -37,7 +38,12 @@ def card_words(language: str) -> CardWords:
             select_named=_("Select %(name)s"),
             interest_reason=_("Matches the interest “%(interest)s”"),
             age_reason=_("Suits someone aged %(age)s"),
-            price_reason=_("%(price)s is within your budget"),
+            price_reasons={
+                "low": _("%(price)s, at the low end of your budget"),
+                "middle": _("%(price)s, in the middle of your budget"),
+                "high": _("%(price)s, at the high end of your budget"),
+            },
+            variants=_("Also as: %(names)s"),
         )
 
 
@@ -47,7 +53,8 @@ def match_reason(fact: MatchFact, *, currency: str, language: str) -> str:
         return words.interest_reason % {"interest": fact.value}
     if fact.kind == "age":
         return words.age_reason % {"age": fact.value}
-    return words.price_reason % {"price": money(fact.value, currency, language=language)}
+    position = fact.position or "middle"
+    return words.price_reasons[position] % {"price": money(fact.value, currency, language=language)}
 
 
 def card_reasons(gift: dict[str, Any], brief: dict[str, Any] | None, *, language: str) -> list[str]:
@@ -60,9 +67,13 @@ def card_reasons(gift: dict[str, Any], brief: dict[str, Any] | None, *, language
     hits = interest_hits(words=words, interests=interests)
     try:
         price = Decimal(str(gift.get("price")))
+        budget_min = Decimal(str(brief.get("budget_min", price)))
+        budget_max = Decimal(str(brief.get("budget_max", price)))
     except (InvalidOperation, ValueError):
         return []
-    facts = match_facts(hits=hits, age=brief.get("age"), price=price)
+    facts = match_facts(
+        hits=hits, age=brief.get("age"), price=price, budget_min=budget_min, budget_max=budget_max
+    )
     currency = gift.get("currency", "")
     return [match_reason(fact, currency=currency, language=language) for fact in facts]
 
@@ -84,6 +95,9 @@ def gift_card(
         "price": money(gift.get("price"), gift.get("currency", ""), language=language),
         "tags": gift.get("tags") or [],
         "reasons": card_reasons(gift, brief, language=language),
+        "variants": words.variants % {"names": ", ".join(v["name"] for v in variants)}
+        if (variants := [v for v in gift.get("variants") or [] if isinstance(v, dict)])
+        else "",
         "picture": picture(gift),
         "in_stock": gift.get("in_stock", True),
         "select": None,
