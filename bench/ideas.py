@@ -77,19 +77,21 @@ def measure(
 ) -> BriefFigures:
     from gifts import catalog
     from gifts.ranking import price_spread
-    from gifts.selectors import Brief, interest_hits, suggest_ideas
+    from gifts.selectors import read_brief, suggest_ideas
 
-    brief = Brief(relationship, interests, Decimal(low), Decimal(high), age)
+    brief = read_brief(
+        relationship=relationship,
+        interests=interests,
+        budget_min=Decimal(low),
+        budget_max=Decimal(high),
+        age=age,
+    )
     ideas = suggest_ideas(brief=brief, currency="USD", limit=limit)
     in_budget = catalog.sellable_candidates(
         currency="USD", min_price=brief.budget_min, max_price=brief.budget_max, age=age
     )
-    servable = {
-        hit for item in in_budget for hit in interest_hits(words=item.words, interests=interests)
-    }
-    covered = {
-        hit for idea in ideas for hit in interest_hits(words=idea.item.words, interests=interests)
-    }
+    servable = {hit for item in in_budget for hit in brief.hits(item)}
+    covered = {hit for idea in ideas for hit in brief.hits(idea.item)}
     families = [idea.item.family_key for idea in ideas]
     reachable = min(len(servable), len(ideas)) or 1
     return BriefFigures(

@@ -1104,8 +1104,22 @@ def _tags(rng: random.Random, *, template: _Template, extras: tuple[str, ...]) -
 
 
 def _description(rng: random.Random, *, template: _Template, tags: list[str]) -> str:
-    mentioned = [tag for tag in tags if tag not in _NOT_MENTIONED][:3] or tags[:1]
+    mentioned = mentioned_tags(tags)
     return f"{template.blurb} {rng.choice(_CLOSERS).format(interests=_words(mentioned))}"
+
+
+def template_variants() -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Each template's family → its noun and variants, as its products are named."""
+    return {
+        family_of(category, template.noun): (template.noun, template.variants)
+        for category, spec in _CATALOG.items()
+        for template in spec.templates
+    }
+
+
+def mentioned_tags(tags: list[str]) -> list[str]:
+    """The interests a product's description names."""
+    return [tag for tag in tags if tag not in _NOT_MENTIONED][:3] or tags[:1]
 
 
 def family_of(category: str, noun: str) -> str:

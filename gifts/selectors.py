@@ -72,10 +72,56 @@ RELATIONSHIP_HINTS: dict[str, tuple[str, ...]] = {
 @dataclass(frozen=True)
 class Brief:
     relationship: str
-    interests: tuple[str, ...]
+    interests: tuple[str, ...]  # as the person gave them, in any language
     budget_min: Decimal
     budget_max: Decimal
     age: int | None
+    # The catalog's tags each interest names (gifts.interests), in the order of `interests`;
+    # None: each names only itself.
+    interest_tags: tuple[frozenset[str], ...] | None = None
+
+    def tags_of_interests(self) -> tuple[frozenset[str], ...]:
+        if self.interest_tags is not None:
+            return self.interest_tags
+        return tuple(frozenset({interest}) for interest in self.interests)
+
+    def matched(self, words: frozenset[str]) -> list[tuple[str, str]]:
+        """(interest, the tag or category it names a product by) for each interest that names
+        the product whose `words` (catalog.interest_words) these are."""
+        return [
+            (interest, min(tags & words))
+            for interest, tags in zip(self.interests, self.tags_of_interests(), strict=True)
+            if not tags.isdisjoint(words)
+        ]
+
+    def hits(self, item: CatalogItem) -> list[str]:
+        """The interests that name `item` by one of its tags or its category."""
+        return [
+            interest
+            for interest, tags in zip(self.interests, self.tags_of_interests(), strict=True)
+            if not tags.isdisjoint(item.words)
+        ]
+
+
+def read_brief(
+    *,
+    relationship: str,
+    interests: Iterable[str],
+    budget_min: Decimal,
+    budget_max: Decimal,
+    age: int | None,
+) -> Brief:
+    """A brief with its interests read as the catalog's tags, in whatever language given."""
+    given = tuple(dict.fromkeys(i.strip().lower() for i in interests))
+    vocabulary = catalog.interest_vocabulary()
+    return Brief(
+        relationship,
+        given,
+        budget_min,
+        budget_max,
+        age,
+        tuple(vocabulary.tags_for(interest) for interest in given),
+    )
 
 
 @dataclass(frozen=True)
@@ -84,11 +130,6 @@ class RankedGift:
     score: float
     reasons: tuple[str, ...]
     variants: tuple[CatalogItem, ...] = ()
-
-
-def interest_hits(*, words: frozenset[str], interests: Iterable[str]) -> list[str]:
-    """The `interests` that name a product by one of its `words` (catalog.interest_words)."""
-    return [interest for interest in interests if interest in words]
 
 
 BudgetPosition = Literal["low", "middle", "high"]
@@ -103,17 +144,18 @@ class MatchFact:
     kind: Literal["interest", "age", "budget"]
     value: str | int | Decimal
     position: BudgetPosition | None = None
+    tag: str = ""  # an interest's: the catalog tag it matched (the widget shows its label)
 
 
 def match_facts(
     *,
-    hits: Iterable[str],
+    hits: Iterable[tuple[str, str]],
     age: int | None,
     price: Decimal,
     budget_min: Decimal,
     budget_max: Decimal,
 ) -> tuple[MatchFact, ...]:
-    facts = [MatchFact("interest", hit) for hit in hits]
+    facts = [MatchFact("interest", interest, tag=tag) for interest, tag in hits]
     if age is not None:
         facts.append(MatchFact("age", age))
     position = budget_position(price, low=budget_min, high=budget_max)
@@ -126,7 +168,8 @@ _ENGLISH_POSITIONS = {"low": "the low end of", "middle": "the middle of", "high"
 
 def english_reason(fact: MatchFact, *, currency: str) -> str:
     if fact.kind == "interest":
-        return f"serves the interest '{fact.value}'"
+        named = f" ({fact.tag})" if fact.tag and fact.tag != fact.value else ""
+        return f"serves the interest '{fact.value}'{named}"
     if fact.kind == "age":
         return f"suits age {fact.value}"
     return f"{fact.value} {currency}: {_ENGLISH_POSITIONS[fact.position or 'middle']} the budget"
@@ -156,7 +199,7 @@ def rank_gifts(candidates: list[CatalogItem], brief: Brief, *, limit: int) -> li
             _in_budget(item, brief.budget_min, brief.budget_max) and _fits_age(item, brief.age)
         ):
             continue
-        hits = interest_hits(words=item.words, interests=brief.interests)
+        hits = brief.hits(item)
         if not hits:
             continue
         closeness = 1 - float(abs(item.price - middle)) / half
@@ -176,7 +219,7 @@ def rank_gifts(candidates: list[CatalogItem], brief: Brief, *, limit: int) -> li
         RankedGift(
             idea.candidate.item,
             idea.candidate.relevance,
-            _reasons(idea.candidate.item, idea.candidate.hits, brief),
+            _reasons(idea.candidate.item, brief.matched(idea.candidate.item.words), brief),
             idea.variants,
         )
         for idea in ideas
@@ -191,12 +234,12 @@ def suggest_ideas(*, brief: Brief, currency: str, limit: int) -> list[RankedGift
         min_price=brief.budget_min,
         max_price=brief.budget_max,
         age=brief.age,
-        interests=brief.interests,
+        interests=frozenset().union(*brief.tags_of_interests()),
     )
     return rank_gifts(in_budget, brief, limit=limit)
 
 
-def _reasons(item: CatalogItem, hits: Iterable[str], brief: Brief) -> tuple[str, ...]:
+def _reasons(item: CatalogItem, hits: Iterable[tuple[str, str]], brief: Brief) -> tuple[str, ...]:
     facts = match_facts(
         hits=hits,
         age=brief.age,
@@ -220,11 +263,7 @@ class EmptyResultAdvice:
 
 def explain_no_results(candidates: list[CatalogItem], brief: Brief) -> EmptyResultAdvice:
     """Why nothing matched, and concrete changes to the brief that would find gifts."""
-    interest_items = [
-        i
-        for i in candidates
-        if interest_hits(words=i.words, interests=brief.interests) and _fits_age(i, brief.age)
-    ]
+    interest_items = [i for i in candidates if brief.hits(i) and _fits_age(i, brief.age)]
     suggestions: list[dict] = []
     currency = candidates[0].currency if candidates else ""
 
@@ -257,8 +296,8 @@ def explain_no_results(candidates: list[CatalogItem], brief: Brief) -> EmptyResu
         )
 
     in_budget = [i for i in candidates if _in_budget(i, brief.budget_min, brief.budget_max)]
-    for interest in brief.interests:
-        if not any(interest_hits(words=i.words, interests=(interest,)) for i in candidates):
+    for interest, tags in zip(brief.interests, brief.tags_of_interests(), strict=True):
+        if not any(not tags.isdisjoint(i.words) for i in candidates):
             suggestions.append(
                 {
                     "change": "drop_interest",
@@ -269,9 +308,7 @@ def explain_no_results(candidates: list[CatalogItem], brief: Brief) -> EmptyResu
                 }
             )
     if brief.age is not None:
-        without_age = [
-            i for i in in_budget if interest_hits(words=i.words, interests=brief.interests)
-        ]
+        without_age = [i for i in in_budget if brief.hits(i)]
         if without_age:
             suggestions.append(
                 {
@@ -283,7 +320,8 @@ def explain_no_results(candidates: list[CatalogItem], brief: Brief) -> EmptyResu
                 }
             )
     popular = _popular_tags(
-        [i for i in in_budget if _fits_age(i, brief.age)], exclude=set(brief.interests)
+        [i for i in in_budget if _fits_age(i, brief.age)],
+        exclude=set(brief.interests).union(*brief.tags_of_interests()),
     )
     if popular:
         found = idea_count(

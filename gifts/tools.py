@@ -26,7 +26,7 @@ from gifts.schemas import (
     Variant,
     WorkflowState,
 )
-from gifts.selectors import Brief, explain_empty_search, explain_no_results, suggest_ideas
+from gifts.selectors import explain_empty_search, explain_no_results, read_brief, suggest_ideas
 from tool_runtime.registry import (
     Annotations,
     ToolContext,
@@ -76,9 +76,9 @@ def get_workflow_tool(context: ToolContext, args: GetWorkflowInput) -> ToolResul
 
 
 def suggest_gifts_tool(context: ToolContext, args: SuggestGiftsInput) -> ToolResult:
-    brief = Brief(
+    brief = read_brief(
         relationship=args.relationship,
-        interests=tuple(dict.fromkeys(i.strip().lower() for i in args.interests)),
+        interests=args.interests,
         budget_min=args.budget_min,
         budget_max=args.budget_max,
         age=args.age,
@@ -101,10 +101,14 @@ def suggest_gifts_tool(context: ToolContext, args: SuggestGiftsInput) -> ToolRes
     )
     gifts = [
         Gift(
-            **g.item.fields(),
+            **catalog.localized_fields(g.item, language=context.locale),
             match_reasons=list(g.reasons),
             variants=[
-                Variant(product_id=v.product_id, name=v.name, price=str(v.price))
+                Variant(
+                    product_id=v.product_id,
+                    name=catalog.localized_fields(v, language=context.locale)["name"],
+                    price=str(v.price),
+                )
                 for v in g.variants
             ],
         )
@@ -125,7 +129,9 @@ def search_products_tool(context: ToolContext, args: SearchProductsInput) -> Too
     items = catalog.search(
         query=args.query, category=args.category, max_price=args.max_price, limit=args.limit
     )
-    output = SearchProductsOutput(products=[Product(**i.fields()) for i in items])
+    output = SearchProductsOutput(
+        products=[Product(**catalog.localized_fields(i, language=context.locale)) for i in items]
+    )
     if not items:
         # Only an empty result pays for the relaxed searches (one per filter given), to say which
         # filter to drop or widen (nothing found is not an error).
@@ -162,7 +168,7 @@ def select_gift_tool(context: ToolContext, args: SelectGiftInput) -> ToolResult:
         SelectGiftOutput(
             workflow_id=selection.workflow.id,
             current_step=selection.workflow.current_step,
-            gift=Product(**gift.fields()),
+            gift=Product(**catalog.localized_fields(gift, language=context.locale)),
         )
     )
 

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
+from django.utils import translation
+
 from checkout import selectors as checkout_selectors
 from gifts import catalog
 from gifts.catalog import CatalogItem
@@ -26,7 +28,9 @@ class WorkflowView:
 
 
 def product_card(item: CatalogItem) -> dict[str, Any]:
-    return {**item.fields(), "match_reasons": []}
+    """In the active language (the catalog's own text where it has no translation)."""
+    language = translation.get_language() or "en"
+    return {**catalog.localized_fields(item, language=language), "match_reasons": []}
 
 
 def _workflow(workflow_id: Any, loaded: WorkflowContext | None) -> WorkflowContext | None:
