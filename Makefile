@@ -11,7 +11,7 @@ SWEEP_INTERVAL ?= 30
 # does not point the preview's pictures at :8000.
 PUBLIC_ORIGIN ?= http://$(HOST):$(PORT)
 
-.PHONY: run test bench bench-ab bench-instructions lint format setup conformance localstripe
+.PHONY: run test bench bench-ab bench-instructions bench-ideas lint format setup conformance localstripe
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -66,6 +66,10 @@ bench-ab: setup
 # Instructions per call, counted by callgrind (bench/instructions.py): figures that do not drift.
 bench-instructions: setup
 	$(PY) -m bench.instructions $(if $(REV),--rev $(REV)) $(BENCH_ARGS)
+
+# How well the ideas cover a brief: interest coverage, price spread, duplicates (bench/ideas.py).
+bench-ideas: setup
+	$(PY) -m bench.ideas $(BENCH_ARGS)
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .

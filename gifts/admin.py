@@ -8,7 +8,7 @@ from django.contrib import admin, messages
 from django.http import HttpRequest
 
 from gifts import services
-from gifts.models import Product, WorkflowContext
+from gifts.models import InterestTerm, Product, ProductTranslation, WorkflowContext
 from tool_runtime.admin import UuidSearchMixin, ViewOnlyAdmin
 
 
@@ -45,8 +45,29 @@ class ProductChangeForm(forms.ModelForm):
         return change
 
 
+class ProductTranslationInline(admin.TabularInline):
+    """The product's name and description per language; a language without a row shows the
+    catalog's own text. Seen by shoppers within the catalog cache's lifetime."""
+
+    model = ProductTranslation
+    extra = 0
+    fields = ["language", "name", "description"]
+
+
+@admin.register(InterestTerm)
+class InterestTermAdmin(admin.ModelAdmin):
+    """The interest tags' labels and word forms per language: how a brief's interests in any
+    language find the catalog's tags, and how reasons and tags read in each language."""
+
+    list_display = ["tag", "language", "label", "forms"]
+    list_filter = ["language"]
+    search_fields = ["tag", "label"]
+    list_per_page = 100
+
+
 @admin.register(Product)
 class ProductAdmin(admin.ModelAdmin):
+    inlines = [ProductTranslationInline]
     list_display = ["sku", "name", "category", "price", "currency", "stock", "active"]
     list_filter = ["active", "category", "currency"]
     search_fields = ["sku", "name"]

@@ -21,7 +21,9 @@ from django.db.models import Q
 from django.dispatch import receiver
 from django.templatetags.static import static
 
-from gifts.models import Product
+from gifts.interest_vocabulary import vocabulary_rows
+from gifts.interests import Vocabulary
+from gifts.models import InterestTerm, Product, ProductTranslation
 from tool_runtime import faults, rows, upstream
 from tool_runtime.errors import ToolError
 
@@ -67,6 +69,7 @@ class CatalogItem:
     image_height: int = 0
     image_alt: str = ""
     active: bool = True
+    family: str = ""
     # The words a brief's interests can name it by (its tags and its category), made once per
     # item: ranking and narrowing test every candidate against them on every suggest_gifts.
     words: frozenset[str] = field(init=False, repr=False, compare=False)
@@ -77,6 +80,11 @@ class CatalogItem:
     @property
     def in_stock(self) -> bool:
         return self.stock > 0
+
+    @property
+    def family_key(self) -> str:
+        """Variants of one product share it; a product without a family is its own."""
+        return self.family or f"#{self.product_id}"
 
     def fields(self) -> dict[str, Any]:
         """The product as tool results and widget cards show it."""
@@ -114,6 +122,7 @@ _FIELDS = (
     "image_height",
     "image_alt",
     "active",
+    "family",
 )
 
 
@@ -205,18 +214,43 @@ def _with_retries(operation: Callable[[], T]) -> T:
 class _Snapshot:
     items: dict[int, CatalogItem]
     by_interest: dict[str, frozenset[int]]  # a tag or a category → the products it names
+    # (product id, language) → the translated name and description (blank: the catalog's own)
+    translations: dict[tuple[int, str], tuple[str, str]]
+    vocabulary: Vocabulary
     # Products created after the snapshot have larger ids (an id given by hand below it, or a
     # tag edited, is seen when the snapshot is next reloaded, as any other detail is).
     max_id: int
     loaded_at: float
 
 
-_snapshot = _Snapshot({}, {}, 0, float("-inf"))
+_snapshot = _Snapshot({}, {}, {}, Vocabulary(()), 0, float("-inf"))
+
+
+def _vocabulary() -> Vocabulary:
+    """The interest terms staff keep (the built-in vocabulary until any are stored), built again
+    only when they changed."""
+    terms = tuple(
+        (tag, language, label, tuple(forms))
+        for tag, language, label, forms in InterestTerm.objects.order_by("pk").values_list(
+            "tag", "language", "label", "forms"
+        )
+    ) or tuple(
+        (tag, language, label, tuple(forms)) for tag, language, label, forms in vocabulary_rows()
+    )
+    if terms != _snapshot.vocabulary.terms:
+        return Vocabulary(terms)
+    return _snapshot.vocabulary
 
 
 def _reload() -> _Snapshot:
     global _snapshot
     items = {item.product_id: item for item in _items(Product.objects.values_list(*_FIELDS))}
+    translations = {
+        (pid, language): (name, description)
+        for pid, language, name, description in ProductTranslation.objects.values_list(
+            "product_id", "language", "name", "description"
+        )
+    }
     by_interest: dict[str, set[int]] = {}
     for item in items.values():
         for word in item.words:
@@ -224,6 +258,8 @@ def _reload() -> _Snapshot:
     _snapshot = _Snapshot(  # swapped whole, never half-built
         items,
         {word: frozenset(ids) for word, ids in by_interest.items()},
+        translations,
+        _vocabulary(),
         max(items, default=0),
         time.monotonic(),
     )
@@ -307,6 +343,23 @@ def sellable_candidates(
         return [item for item in items if not wanted.isdisjoint(item.words)]
 
     return _with_retries(fetch)
+
+
+def interest_vocabulary() -> Vocabulary:
+    """The interest tags' words in every language (gifts.interests), as cached with the catalog."""
+    return _fresh_snapshot().vocabulary
+
+
+def localized_fields(item: CatalogItem, *, language: str) -> dict[str, Any]:
+    """`item.fields()` with the name and description in `language` where the catalog has them
+    (the catalog's own text otherwise)."""
+    fields = item.fields()
+    translated = _snapshot.translations.get((item.product_id, language))
+    if translated is not None:
+        name, description = translated
+        fields["name"] = name or item.name
+        fields["description"] = description or item.description
+    return fields
 
 
 def _padded(ids: list[int]) -> list[int]:

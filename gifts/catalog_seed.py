@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from gifts.demo_catalog import demo_products
-from gifts.models import Product
+from gifts.demo_translations import demo_translations
+from gifts.interest_vocabulary import vocabulary_rows
+from gifts.models import InterestTerm, Product, ProductTranslation
 
 # Everything the demo data defines except the SKU (the key) and stock (orders change it).
 _CATALOG_FIELDS = (
@@ -24,6 +26,7 @@ _CATALOG_FIELDS = (
     "image_width",
     "image_height",
     "image_alt",
+    "family",
 )
 _BATCH_SIZE = 200
 
@@ -34,6 +37,8 @@ class SeedReport:
     updated: int
     total: int
     categories: int
+    translations_created: int = 0
+    terms_created: int = 0
 
 
 def seed_demo_catalog(*, reset_stock: bool = False) -> SeedReport:
@@ -63,9 +68,40 @@ def seed_demo_catalog(*, reset_stock: bool = False) -> SeedReport:
         Product.objects.bulk_create(to_create, batch_size=_BATCH_SIZE)
         if to_update:
             Product.objects.bulk_update(to_update, fields=list(fields), batch_size=_BATCH_SIZE)
+        translations = _seed_translations(rows)
+        terms = _seed_terms()
     return SeedReport(
         created=len(to_create),
         updated=len(to_update),
         total=len(rows),
         categories=len({row["category"] for row in rows}),
+        translations_created=translations,
+        terms_created=terms,
     )
+
+
+def _seed_translations(rows: list[dict]) -> int:
+    """The demo translations a product lacks; one staff have written or changed is kept."""
+    ids = dict(Product.objects.filter(sku__in=[r["sku"] for r in rows]).values_list("sku", "pk"))
+    have = set(ProductTranslation.objects.values_list("product_id", "language"))
+    missing = [
+        ProductTranslation(
+            product_id=ids[t["sku"]], **{k: t[k] for k in ("language", "name", "description")}
+        )
+        for t in demo_translations(rows)
+        if t["sku"] in ids and (ids[t["sku"]], t["language"]) not in have
+    ]
+    ProductTranslation.objects.bulk_create(missing, batch_size=_BATCH_SIZE)
+    return len(missing)
+
+
+def _seed_terms() -> int:
+    """The built-in interest terms not stored yet; stored ones are the staff's to change."""
+    have = set(InterestTerm.objects.values_list("tag", "language"))
+    missing = [
+        InterestTerm(tag=tag, language=language, label=label, forms=forms)
+        for tag, language, label, forms in vocabulary_rows()
+        if (tag, language) not in have
+    ]
+    InterestTerm.objects.bulk_create(missing, batch_size=_BATCH_SIZE)
+    return len(missing)

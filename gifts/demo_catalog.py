@@ -1122,8 +1122,27 @@ def _tags(rng: random.Random, *, template: _Template, extras: tuple[str, ...]) -
 
 
 def _description(rng: random.Random, *, template: _Template, tags: list[str]) -> str:
-    mentioned = [tag for tag in tags if tag not in _NOT_MENTIONED][:3] or tags[:1]
+    mentioned = mentioned_tags(tags)
     return f"{template.blurb} {rng.choice(_CLOSERS).format(interests=_words(mentioned))}"
+
+
+def template_variants() -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Each template's family → its noun and variants, as its products are named."""
+    return {
+        family_of(category, template.noun): (template.noun, template.variants)
+        for category, spec in _CATALOG.items()
+        for template in spec.templates
+    }
+
+
+def mentioned_tags(tags: list[str]) -> list[str]:
+    """The interests a product's description names."""
+    return [tag for tag in tags if tag not in _NOT_MENTIONED][:3] or tags[:1]
+
+
+def family_of(category: str, noun: str) -> str:
+    """The variants of one template are one product in several versions."""
+    return f"{category}/{noun.lower().replace(' ', '-')}"
 
 
 def demo_products() -> list[dict]:
@@ -1151,6 +1170,7 @@ def demo_products() -> list[dict]:
                         "age_min": age_min,
                         "age_max": age_max,
                         **_picture(category, template.noun, f"{variant} {template.noun}"),
+                        "family": family_of(category, template.noun),
                     }
                 )
     indexes = list(range(len(generated)))
@@ -1166,6 +1186,7 @@ def demo_products() -> list[dict]:
             **product,
             "tags": list(product["tags"]),
             **_picture(product["category"], _TEST_PRODUCT_NOUNS[product["sku"]], product["name"]),
+            "family": "",
         }
         for product in TEST_PRODUCTS
     ]

@@ -39,6 +39,12 @@ class Product(models.Model):
     image_width = models.PositiveSmallIntegerField(default=320)
     image_height = models.PositiveSmallIntegerField(default=240)
     image_alt = models.CharField(max_length=200, blank=True)
+    family = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="Variants of one product (its colors, sizes, flavors) share a family: gift "
+        "ideas show one of them and offer the others as its variants. Blank: a product of its own.",
+    )
 
     class Meta:
         ordering = ["sku"]
@@ -81,3 +87,54 @@ class WorkflowContext(models.Model):
 
     def __str__(self) -> str:
         return f"workflow {self.id} ({self.current_step})"
+
+
+def _translated_languages() -> list[tuple[str, str]]:
+    return [(code, name) for code, name in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
+
+
+class ProductTranslation(models.Model):
+    """A product's name and description in another language; a language without one shows the
+    catalog's own (English) text."""
+
+    product = models.ForeignKey(Product, on_delete=models.CASCADE, related_name="translations")
+    language = models.CharField(max_length=10, choices=_translated_languages)
+    name = models.CharField(max_length=200)
+    description = models.TextField(blank=True, help_text="Blank: the catalog's description.")
+
+    class Meta:
+        ordering = ["product", "language"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["product", "language"], name="one_translation_a_language"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.product.sku} [{self.language}] {self.name}"
+
+
+class InterestTerm(models.Model):
+    """An interest tag (or category) in one language: the label people read, and the words
+    that name it in a brief (gifts.interests)."""
+
+    tag = models.CharField(
+        max_length=40, help_text="The catalog's tag or category, e.g. gardening."
+    )
+    language = models.CharField(max_length=10, choices=settings.LANGUAGES)
+    label = models.CharField(max_length=80, help_text="As people read it, e.g. ogrodnictwo.")
+    forms = models.JSONField(
+        default=list,
+        blank=True,
+        help_text='Other words for it in this language, e.g. ["ogrodnictwem", "ogród"]. Words '
+        "not listed still match when they share a stem with one listed.",
+    )
+
+    class Meta:
+        ordering = ["tag", "language"]
+        constraints = [
+            models.UniqueConstraint(fields=["tag", "language"], name="one_term_a_language")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tag} [{self.language}] {self.label}"

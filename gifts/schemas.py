@@ -119,8 +119,22 @@ class Product(BaseModel):
     image_alt: str = ""
 
 
+class Variant(BaseModel):
+    product_id: int
+    name: str
+    price: str
+
+
 class Gift(Product):
-    match_reasons: list[str] = Field(description="Why this gift fits the brief.")
+    match_reasons: list[str] = Field(
+        description="Why this gift fits the brief: the interests it serves, where its price sits "
+        "in the budget."
+    )
+    variants: list[Variant] = Field(
+        default_factory=list,
+        description="Other versions of this product (colors, flavors, sizes) that fit the brief "
+        "too; select_gift takes their product_id as well.",
+    )
 
 
 class Suggestion(BaseModel):

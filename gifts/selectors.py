@@ -9,8 +9,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Literal
 
+from gifts import catalog
 from gifts.catalog import CatalogItem
 from gifts.models import WorkflowContext
+from gifts.ranking import Candidate, budget_position, diversify
 from tool_runtime.errors import ToolError
 from tool_runtime.rows import Scalar, one_row, one_row_beside
 
@@ -70,10 +72,56 @@ RELATIONSHIP_HINTS: dict[str, tuple[str, ...]] = {
 @dataclass(frozen=True)
 class Brief:
     relationship: str
-    interests: tuple[str, ...]
+    interests: tuple[str, ...]  # as the person gave them, in any language
     budget_min: Decimal
     budget_max: Decimal
     age: int | None
+    # The catalog's tags each interest names (gifts.interests), in the order of `interests`;
+    # None: each names only itself.
+    interest_tags: tuple[frozenset[str], ...] | None = None
+
+    def tags_of_interests(self) -> tuple[frozenset[str], ...]:
+        if self.interest_tags is not None:
+            return self.interest_tags
+        return tuple(frozenset({interest}) for interest in self.interests)
+
+    def matched(self, words: frozenset[str]) -> list[tuple[str, str]]:
+        """(interest, the tag or category it names a product by) for each interest that names
+        the product whose `words` (catalog.interest_words) these are."""
+        return [
+            (interest, min(tags & words))
+            for interest, tags in zip(self.interests, self.tags_of_interests(), strict=True)
+            if not tags.isdisjoint(words)
+        ]
+
+    def hits(self, item: CatalogItem) -> list[str]:
+        """The interests that name `item` by one of its tags or its category."""
+        return [
+            interest
+            for interest, tags in zip(self.interests, self.tags_of_interests(), strict=True)
+            if not tags.isdisjoint(item.words)
+        ]
+
+
+def read_brief(
+    *,
+    relationship: str,
+    interests: Iterable[str],
+    budget_min: Decimal,
+    budget_max: Decimal,
+    age: int | None,
+) -> Brief:
+    """A brief with its interests read as the catalog's tags, in whatever language given."""
+    given = tuple(dict.fromkeys(i.strip().lower() for i in interests))
+    vocabulary = catalog.interest_vocabulary()
+    return Brief(
+        relationship,
+        given,
+        budget_min,
+        budget_max,
+        age,
+        tuple(vocabulary.tags_for(interest) for interest in given),
+    )
 
 
 @dataclass(frozen=True)
@@ -81,36 +129,50 @@ class RankedGift:
     item: CatalogItem
     score: float
     reasons: tuple[str, ...]
+    variants: tuple[CatalogItem, ...] = ()
 
 
-def interest_hits(*, words: frozenset[str], interests: Iterable[str]) -> list[str]:
-    """The `interests` that name a product by one of its `words` (catalog.interest_words)."""
-    return [interest for interest in interests if interest in words]
+BudgetPosition = Literal["low", "middle", "high"]
 
 
 @dataclass(frozen=True)
 class MatchFact:
     """One reason a gift fits a brief, as data: the model reads it in English
-    (`english_reason`), the widget renders it in the person's language."""
+    (`english_reason`), the widget renders it in the person's language. A budget fact says
+    where the price sits in the budget (`position`)."""
 
     kind: Literal["interest", "age", "budget"]
     value: str | int | Decimal
+    position: BudgetPosition | None = None
+    tag: str = ""  # an interest's: the catalog tag it matched (the widget shows its label)
 
 
-def match_facts(*, hits: Iterable[str], age: int | None, price: Decimal) -> tuple[MatchFact, ...]:
-    facts = [MatchFact("interest", hit) for hit in hits]
+def match_facts(
+    *,
+    hits: Iterable[tuple[str, str]],
+    age: int | None,
+    price: Decimal,
+    budget_min: Decimal,
+    budget_max: Decimal,
+) -> tuple[MatchFact, ...]:
+    facts = [MatchFact("interest", interest, tag=tag) for interest, tag in hits]
     if age is not None:
         facts.append(MatchFact("age", age))
-    facts.append(MatchFact("budget", price))
+    position = budget_position(price, low=budget_min, high=budget_max)
+    facts.append(MatchFact("budget", price, position))  # type: ignore[arg-type]
     return tuple(facts)
+
+
+_ENGLISH_POSITIONS = {"low": "the low end of", "middle": "the middle of", "high": "the high end of"}
 
 
 def english_reason(fact: MatchFact, *, currency: str) -> str:
     if fact.kind == "interest":
-        return f"matches interest '{fact.value}'"
+        named = f" ({fact.tag})" if fact.tag and fact.tag != fact.value else ""
+        return f"serves the interest '{fact.value}'{named}"
     if fact.kind == "age":
         return f"suits age {fact.value}"
-    return f"{fact.value} {currency} is within the budget"
+    return f"{fact.value} {currency}: {_ENGLISH_POSITIONS[fact.position or 'middle']} the budget"
 
 
 def _fits_age(item: CatalogItem, age: int | None) -> bool:
@@ -122,35 +184,75 @@ def _in_budget(item: CatalogItem, low: Decimal, high: Decimal) -> bool:
 
 
 def rank_gifts(candidates: list[CatalogItem], brief: Brief, *, limit: int) -> list[RankedGift]:
-    """Products matching at least one interest, in budget and suitable for the age, best first."""
+    """Up to `limit` ideas among the products matching at least one interest, in budget and
+    suitable for the age: each interest they can serve first, prices spread over the budget,
+    one idea per family with its other fitting products as variants (gifts.ranking)."""
     middle = (brief.budget_min + brief.budget_max) / 2
-    # The score is a float: dividing in floats avoids a decimal division per candidate.
-    span = float(max(brief.budget_max - brief.budget_min, Decimal(1)))
+    # Floats: dividing in floats avoids a decimal division per candidate.
+    span = float(brief.budget_max - brief.budget_min)
+    half = max(span / 2, 1.0)
+    wanted = len(brief.interests) or 1
     hints = set(RELATIONSHIP_HINTS.get(brief.relationship, ()))
-    scored = []
+    fitting = []
     for item in candidates:
         if not (
             _in_budget(item, brief.budget_min, brief.budget_max) and _fits_age(item, brief.age)
         ):
             continue
-        hits = interest_hits(words=item.words, interests=brief.interests)
+        hits = brief.hits(item)
         if not hits:
             continue
-        closeness = 1 - float(abs(item.price - middle)) / span
+        closeness = 1 - float(abs(item.price - middle)) / half
         hinted = not hints.isdisjoint(item.tags)
-        score = 10 * len(hits) + 2 * closeness + (1 if hinted else 0) + min(item.stock, 20) / 100
-        scored.append((score, item, hits))
-    scored.sort(key=lambda found: (-found[0], found[1].price, found[1].sku))
+        # More interests served count most; a hint from the relationship, a price near the
+        # middle of the budget (the first idea's, the others spread from it) and stock after.
+        relevance = (
+            0.7 * len(hits) / wanted
+            + (0.15 if hinted else 0.0)
+            + 0.1 * closeness
+            + 0.05 * min(item.stock, 20) / 20
+        )
+        fitting.append(Candidate(item, tuple(hits), relevance))
+    ideas = diversify(fitting, budget_span=span, limit=limit)
     # Reasons only for the gifts kept: wording them for every candidate cost a third of this.
     return [
-        RankedGift(item, score, _reasons(item, hits, brief.age))
-        for score, item, hits in scored[:limit]
+        RankedGift(
+            idea.candidate.item,
+            idea.candidate.relevance,
+            _reasons(idea.candidate.item, brief.matched(idea.candidate.item.words), brief),
+            idea.variants,
+        )
+        for idea in ideas
     ]
 
 
-def _reasons(item: CatalogItem, hits: list[str], age: int | None) -> tuple[str, ...]:
-    facts = match_facts(hits=hits, age=age, price=item.price)
+def suggest_ideas(*, brief: Brief, currency: str, limit: int) -> list[RankedGift]:
+    """The ideas suggest_gifts offers for `brief`: the sellable products its interests name,
+    ranked (one catalog read)."""
+    in_budget = catalog.sellable_candidates(
+        currency=currency,
+        min_price=brief.budget_min,
+        max_price=brief.budget_max,
+        age=brief.age,
+        interests=frozenset().union(*brief.tags_of_interests()),
+    )
+    return rank_gifts(in_budget, brief, limit=limit)
+
+
+def _reasons(item: CatalogItem, hits: Iterable[tuple[str, str]], brief: Brief) -> tuple[str, ...]:
+    facts = match_facts(
+        hits=hits,
+        age=brief.age,
+        price=item.price,
+        budget_min=brief.budget_min,
+        budget_max=brief.budget_max,
+    )
     return tuple(english_reason(fact, currency=item.currency) for fact in facts)
+
+
+def idea_count(items: Iterable[CatalogItem]) -> int:
+    """How many ideas these products make: variants of one product are one."""
+    return len({item.family_key for item in items})
 
 
 @dataclass(frozen=True)
@@ -161,11 +263,7 @@ class EmptyResultAdvice:
 
 def explain_no_results(candidates: list[CatalogItem], brief: Brief) -> EmptyResultAdvice:
     """Why nothing matched, and concrete changes to the brief that would find gifts."""
-    interest_items = [
-        i
-        for i in candidates
-        if interest_hits(words=i.words, interests=brief.interests) and _fits_age(i, brief.age)
-    ]
+    interest_items = [i for i in candidates if brief.hits(i) and _fits_age(i, brief.age)]
     suggestions: list[dict] = []
     currency = candidates[0].currency if candidates else ""
 
@@ -173,7 +271,7 @@ def explain_no_results(candidates: list[CatalogItem], brief: Brief) -> EmptyResu
     if above:
         # The smallest raise that finds a handful of gifts (or all there are, if fewer).
         target = above[min(len(above), 5) - 1].to_integral_value(rounding="ROUND_CEILING")
-        found = sum(1 for i in interest_items if brief.budget_min <= i.price <= target)
+        found = idea_count(i for i in interest_items if brief.budget_min <= i.price <= target)
         suggestions.append(
             {
                 "change": "raise_budget_max",
@@ -186,7 +284,7 @@ def explain_no_results(candidates: list[CatalogItem], brief: Brief) -> EmptyResu
     below = sorted((i.price for i in interest_items if i.price < brief.budget_min), reverse=True)
     if below:
         target = below[min(len(below), 5) - 1].to_integral_value(rounding="ROUND_FLOOR")
-        found = sum(1 for i in interest_items if target <= i.price <= brief.budget_max)
+        found = idea_count(i for i in interest_items if target <= i.price <= brief.budget_max)
         suggestions.append(
             {
                 "change": "lower_budget_min",
@@ -198,8 +296,8 @@ def explain_no_results(candidates: list[CatalogItem], brief: Brief) -> EmptyResu
         )
 
     in_budget = [i for i in candidates if _in_budget(i, brief.budget_min, brief.budget_max)]
-    for interest in brief.interests:
-        if not any(interest_hits(words=i.words, interests=(interest,)) for i in candidates):
+    for interest, tags in zip(brief.interests, brief.tags_of_interests(), strict=True):
+        if not any(not tags.isdisjoint(i.words) for i in candidates):
             suggestions.append(
                 {
                     "change": "drop_interest",
@@ -210,24 +308,25 @@ def explain_no_results(candidates: list[CatalogItem], brief: Brief) -> EmptyResu
                 }
             )
     if brief.age is not None:
-        without_age = [
-            i for i in in_budget if interest_hits(words=i.words, interests=brief.interests)
-        ]
+        without_age = [i for i in in_budget if brief.hits(i)]
         if without_age:
             suggestions.append(
                 {
                     "change": "drop_age",
                     "field": "age",
                     "value": None,
-                    "matches": len(without_age),
-                    "message": f"leave out age to get {len(without_age)} matches",
+                    "matches": idea_count(without_age),
+                    "message": f"leave out age to get {idea_count(without_age)} matches",
                 }
             )
     popular = _popular_tags(
-        [i for i in in_budget if _fits_age(i, brief.age)], exclude=set(brief.interests)
+        [i for i in in_budget if _fits_age(i, brief.age)],
+        exclude=set(brief.interests).union(*brief.tags_of_interests()),
     )
     if popular:
-        found = sum(1 for i in in_budget if _fits_age(i, brief.age) and set(popular) & set(i.tags))
+        found = idea_count(
+            i for i in in_budget if _fits_age(i, brief.age) and set(popular) & set(i.tags)
+        )
         suggestions.append(
             {
                 "change": "use_interests",

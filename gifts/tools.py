@@ -23,9 +23,10 @@ from gifts.schemas import (
     SuggestGiftsInput,
     SuggestGiftsOutput,
     Suggestion,
+    Variant,
     WorkflowState,
 )
-from gifts.selectors import Brief, explain_empty_search, explain_no_results, rank_gifts
+from gifts.selectors import explain_empty_search, explain_no_results, read_brief, suggest_ideas
 from tool_runtime.registry import (
     Annotations,
     ToolContext,
@@ -76,21 +77,14 @@ def get_workflow_tool(context: ToolContext, args: GetWorkflowInput) -> ToolResul
 
 
 def suggest_gifts_tool(context: ToolContext, args: SuggestGiftsInput) -> ToolResult:
-    brief = Brief(
+    brief = read_brief(
         relationship=args.relationship,
-        interests=tuple(dict.fromkeys(i.strip().lower() for i in args.interests)),
+        interests=args.interests,
         budget_min=args.budget_min,
         budget_max=args.budget_max,
         age=args.age,
     )
-    in_budget = catalog.sellable_candidates(
-        currency=args.currency,
-        min_price=brief.budget_min,
-        max_price=brief.budget_max,
-        age=brief.age,
-        interests=brief.interests,
-    )
-    ranked = rank_gifts(in_budget, brief, limit=args.limit)
+    ranked = suggest_ideas(brief=brief, currency=args.currency, limit=args.limit)
     recorded_brief = {
         "relationship": brief.relationship,
         "interests": list(brief.interests),
@@ -102,9 +96,25 @@ def suggest_gifts_tool(context: ToolContext, args: SuggestGiftsInput) -> ToolRes
     workflow = services.record_ideas(
         workflow=_workflow(context),
         brief=recorded_brief,
-        product_ids=[g.item.product_id for g in ranked],
+        # The variants after the ideas: selectable too, and a redraw shows one card per family.
+        product_ids=[g.item.product_id for g in ranked]
+        + [v.product_id for g in ranked for v in g.variants],
     )
-    gifts = [Gift(**g.item.fields(), match_reasons=list(g.reasons)) for g in ranked]
+    gifts = [
+        Gift(
+            **catalog.localized_fields(g.item, language=context.locale),
+            match_reasons=list(g.reasons),
+            variants=[
+                Variant(
+                    product_id=v.product_id,
+                    name=catalog.localized_fields(v, language=context.locale)["name"],
+                    price=str(v.price),
+                )
+                for v in g.variants
+            ],
+        )
+        for g in ranked
+    ]
     output = SuggestGiftsOutput(
         workflow_id=workflow.id, current_step=workflow.current_step, gifts=gifts
     )
@@ -120,7 +130,9 @@ def search_products_tool(context: ToolContext, args: SearchProductsInput) -> Too
     items = catalog.search(
         query=args.query, category=args.category, max_price=args.max_price, limit=args.limit
     )
-    output = SearchProductsOutput(products=[Product(**i.fields()) for i in items])
+    output = SearchProductsOutput(
+        products=[Product(**catalog.localized_fields(i, language=context.locale)) for i in items]
+    )
     if not items:
         # Only an empty result pays for the relaxed searches (one per filter given), to say which
         # filter to drop or widen (nothing found is not an error).
@@ -157,7 +169,7 @@ def select_gift_tool(context: ToolContext, args: SelectGiftInput) -> ToolResult:
         SelectGiftOutput(
             workflow_id=selection.workflow.id,
             current_step=selection.workflow.current_step,
-            gift=Product(**gift.fields()),
+            gift=Product(**catalog.localized_fields(gift, language=context.locale)),
         )
     )
 
@@ -224,7 +236,9 @@ register(
         description=(
             "Rank gifts from the catalog for a brief (relationship, interests, budget, currency, optional "
             "age) and remember the brief. Only in-stock, active products within the budget that match at "
-            "least one interest are returned. An empty list is not an error: read no_results_reason and "
+            "least one interest are returned: each interest the catalog can serve comes first, prices "
+            "spread over the budget, and other versions of an idea come as its `variants`. An empty list "
+            "is not an error: read no_results_reason and "
             "offer the person the concrete `suggestions` (e.g. a higher budget_max). Do NOT use it to look "
             "up a product by name: use search_products."
         ),

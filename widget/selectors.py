@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
+from django.utils import translation
+
 from checkout import selectors as checkout_selectors
 from checkout.payments.methods import offered_payment_methods
 from gifts import catalog
@@ -27,7 +29,9 @@ class WorkflowView:
 
 
 def product_card(item: CatalogItem) -> dict[str, Any]:
-    return {**item.fields(), "match_reasons": []}
+    """In the active language (the catalog's own text where it has no translation)."""
+    language = translation.get_language() or "en"
+    return {**catalog.localized_fields(item, language=language), "match_reasons": []}
 
 
 def _workflow(workflow_id: Any, loaded: WorkflowContext | None) -> WorkflowContext | None:
@@ -57,7 +61,14 @@ def workflow_view(
     selected_id = workflow.selected_product_id
     # One query for what was offered and what was selected: live stock, details from the cache.
     by_id = catalog.items_by_id([*ids, *([selected_id] if selected_id else [])])
-    offered = [product_card(by_id[pid]) for pid in ids if pid in by_id and by_id[pid].active]
+    # One card per family: the variants offered beside an idea are not ideas of their own.
+    families: set[str] = set()
+    offered = []
+    for pid in ids:
+        item = by_id.get(pid)
+        if item is not None and item.active and item.family_key not in families:
+            families.add(item.family_key)
+            offered.append(product_card(item))
     selected = product_card(by_id[selected_id]) if selected_id in by_id else None
     return WorkflowView(
         workflow.pk, workflow.current_step, dict(workflow.brief or {}), offered, selected

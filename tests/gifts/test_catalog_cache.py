@@ -68,7 +68,8 @@ def test_a_redrawn_workflow_shows_live_stock_and_drops_discontinued_offers(api):
     from widget.selectors import workflow_view
 
     workflow_id = start(api)
-    offered = [g["product_id"] for g in suggest(api, workflow_id).body["gifts"]]
+    gifts = suggest(api, workflow_id).body["gifts"]
+    offered = [g["product_id"] for g in gifts]
     first, second = offered[:2]
     assert api.call("select_gift", {"workflow_id": workflow_id, "product_id": first}).status == 200
     Product.objects.filter(pk=first).update(stock=0, active=False)  # selected, then discontinued
@@ -81,7 +82,9 @@ def test_a_redrawn_workflow_shows_live_stock_and_drops_discontinued_offers(api):
     assert view.selected["product_id"] == first  # … but the selection is still drawn
     assert view.selected["in_stock"] is False
     assert cards[second]["in_stock"] is False  # stock is read live, not from the cache
-    assert [c["product_id"] for c in view.offered] == [p for p in offered if p != first]
+    # The ideas still sellable, then a variant of the discontinued idea in its place.
+    in_its_place = [v["product_id"] for v in gifts[0]["variants"]][:1]
+    assert [c["product_id"] for c in view.offered] == [*offered[1:], *in_its_place]
 
 
 @override_settings(CATALOG_CACHE_SECONDS=60)

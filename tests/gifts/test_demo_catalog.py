@@ -11,7 +11,9 @@ from django.core.management import call_command
 
 from gifts.catalog_seed import seed_demo_catalog
 from gifts.demo_catalog import CATEGORY_CODES, demo_products
-from gifts.models import Product
+from gifts.demo_translations import demo_translations
+from gifts.interest_vocabulary import vocabulary_rows
+from gifts.models import InterestTerm, Product, ProductTranslation
 from gifts.schemas import CATEGORIES
 from gifts.selectors import RELATIONSHIP_HINTS
 
@@ -31,6 +33,7 @@ KEYS = {
     "image_width",
     "image_height",
     "image_alt",
+    "family",
 }
 
 
@@ -108,15 +111,26 @@ def test_tags_include_ranking_hints_but_never_sailing(products):
 def test_seed_command_is_idempotent(products):
     categories = len({p["category"] for p in products})
     first = seed()
+    translations = len(demo_translations(products))
+    terms = len(vocabulary_rows())
     assert first == (
         f"Catalog: {len(products)} products ({len(products)} created, 0 updated) "
-        f"in {categories} categories"
+        f"in {categories} categories; {translations} translations and {terms} interest terms added"
     )
     assert Product.objects.count() == len(products)
+    assert ProductTranslation.objects.count() == translations
+    # Staff's changes to translations and terms are theirs: seeding again keeps them.
+    ProductTranslation.objects.filter(language="pl").update(name="Zmienione")
+    InterestTerm.objects.filter(tag="tea", language="pl").update(label="herbatka")
     second = seed()
     assert f"({len(products)} created" not in second
     assert "(0 created, 0 updated)" in second
+    assert "; 0 translations and 0 interest terms added" in second
     assert Product.objects.count() == len(products)
+    assert set(ProductTranslation.objects.filter(language="pl").values_list("name", flat=True)) == {
+        "Zmienione"
+    }
+    assert InterestTerm.objects.get(tag="tea", language="pl").label == "herbatka"
 
 
 @pytest.mark.django_db
@@ -138,8 +152,13 @@ def test_seed_keeps_stock_unless_reset_and_repairs_other_fields(products):
 @pytest.mark.django_db
 def test_reseeding_an_unchanged_catalog_only_reads(products, django_assert_max_num_queries):
     seed_demo_catalog()
-    # One SELECT for the existing SKUs, plus the transaction's savepoint statements.
-    with django_assert_max_num_queries(3) as captured:
+    # A SELECT each for the products, their ids, the translations and the interest terms held,
+    # plus the transaction's savepoint statements; nothing written.
+    with django_assert_max_num_queries(6) as captured:
         report = seed_demo_catalog()
     assert (report.created, report.updated, report.total) == (0, 0, len(products))
-    assert sum("SELECT" in query["sql"] for query in captured.captured_queries) == 1
+    assert (report.translations_created, report.terms_created) == (0, 0)
+    assert sum("SELECT" in query["sql"] for query in captured.captured_queries) == 4
+    assert not any(
+        verb in query["sql"] for query in captured.captured_queries for verb in ("INSERT", "UPDATE")
+    )

@@ -49,7 +49,20 @@ def test_suggest_gifts_ranks_real_matches_and_records_the_brief(api):
     workflow = WorkflowContext.objects.get(id=workflow_id)
     assert workflow.current_step == "ideas"
     assert workflow.brief["interests"] == ["coffee"]
-    assert workflow.last_suggestions == [g["product_id"] for g in gifts]
+    # The ideas, then their variants: each selectable, none an idea of its own.
+    variants = [v["product_id"] for g in gifts for v in g["variants"]]
+    assert workflow.last_suggestions == [g["product_id"] for g in gifts] + variants
+    families = [Product.objects.get(pk=g["product_id"]).family or g["sku"] for g in gifts]
+    assert len(families) == len(set(families))
+    for gift in gifts:
+        for variant in gift["variants"]:
+            product = Product.objects.get(pk=variant["product_id"])
+            assert (
+                product.family
+                and product.family == Product.objects.get(pk=gift["product_id"]).family
+            )
+            assert product.active and product.stock > 0
+            assert variant["price"] == str(product.price)
 
 
 def test_suggest_gifts_never_offers_sold_out_or_discontinued_products(api):
@@ -145,7 +158,8 @@ def test_select_gift_moves_to_gift_selected(api):
 
 def test_select_gift_refuses_a_product_that_was_not_offered(api):
     workflow_id = start(api)
-    offered = suggest(api, workflow_id).body["gifts"]
+    gifts = suggest(api, workflow_id).body["gifts"]
+    offered = [*gifts, *(v for g in gifts for v in g["variants"])]
     not_offered = (
         Product.objects.exclude(pk__in=[g["product_id"] for g in offered])
         .filter(active=True)

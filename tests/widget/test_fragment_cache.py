@@ -102,7 +102,11 @@ def test_the_oldest_rendering_is_forgotten_past_the_size():
 
 @pytest.fixture
 def ideas(user, demo_catalog):
-    products = list(Product.objects.filter(active=True, stock__gt=0).order_by("pk")[:3])
+    # Three products, none a variant of another (a redraw shows one card per family).
+    by_family = {}
+    for product in Product.objects.filter(active=True, stock__gt=0).order_by("pk"):
+        by_family.setdefault(product.family or product.sku, product)
+    products = list(by_family.values())[:3]
     workflow = WorkflowContext.objects.create(
         owner=user,
         current_step="ideas",

@@ -572,12 +572,17 @@ def test_retryable_payment_errors_offer_another_card_too():
 def test_going_back_redraws_the_ideas_from_the_workflow(user, demo_catalog):
     from gifts.models import Product, WorkflowContext
 
-    products = list(Product.objects.filter(active=True, stock__gt=0)[:3])
+    # Three ideas and a variant of the first, offered beside it: one card per family.
+    by_family = {}
+    for product in Product.objects.filter(active=True, stock__gt=0).exclude(family=""):
+        by_family.setdefault(product.family, []).append(product)
+    families = [members for members in by_family.values() if len(members) > 1][:3]
+    products = [members[0] for members in families]
     workflow = WorkflowContext.objects.create(
         owner=user,
         current_step="ideas",
         visited_steps=["brief", "ideas"],
-        last_suggestions=[p.pk for p in products],
+        last_suggestions=[p.pk for p in products] + [families[0][1].pk],
     )
     body = {
         "workflow_id": str(workflow.pk),

@@ -112,20 +112,31 @@ def workflow_with_brief(user):
     return str(WorkflowContext.objects.create(owner=user, current_step="ideas", brief=brief).pk)
 
 
+MIDDLE_OF_BUDGET = {
+    "en": "in the middle of your budget",
+    "pl": "w środku budżetu",
+    "zh-Hans": "处于预算的中间",
+    "uk": "у середині бюджету",  # noqa: RUF001
+    "ru": "в середине бюджета",
+}
+
+
 @pytest.mark.parametrize(
     ("locale", "expected"),
     [
         ("en", ["Matches the interest “coffee”", "Suits someone aged 35"]),
-        ("pl", ["Pasuje do zainteresowania „coffee”", "Pasuje dla osoby w wieku 35 lat"]),
-        ("zh-Hans", ["符合兴趣“coffee”", "适合 35 岁"]),
-        ("uk", ["Відповідає інтересу «coffee»", "Підходить для віку 35"]),
-        ("ru", ["Подходит под интерес «coffee»", "Подходит для возраста 35"]),
+        ("pl", ["Pasuje do zainteresowania „kawa”", "Pasuje dla osoby w wieku 35 lat"]),
+        ("zh-Hans", ["符合兴趣“咖啡”", "适合 35 岁"]),
+        ("uk", ["Відповідає інтересу «кава»", "Підходить для віку 35"]),
+        ("ru", ["Подходит под интерес «кофе»", "Подходит для возраста 35"]),
     ],
 )
 def test_match_reasons_are_shown_in_the_persons_language(workflow_with_brief, locale, expected):
     html = suggestions([GIFT], locale, workflow_with_brief)
     reasons = re.search(r'data-testid="match-reasons">(.*?)</ul>', html).group(1)
-    assert re.findall(r"<li>(.*?)</li>", reasons) == expected
+    *shown, budget = re.findall(r"<li>(.*?)</li>", reasons)
+    assert shown == expected
+    assert "34" in budget and budget.endswith(MIDDLE_OF_BUDGET[locale])
     assert "matches interest" not in html
 
 
@@ -133,8 +144,24 @@ def test_the_budget_reason_carries_the_localized_price(workflow_with_brief):
     from widget.screens.card import card_reasons
 
     with translation.override("zh-hans"):
-        reasons = card_reasons(GIFT, {"interests": ["coffee"], "age": None}, language="zh-hans")
-    assert reasons == ["符合兴趣“coffee”", "US$34.50 在您的预算之内"]
+        brief = {"interests": ["coffee"], "age": None, "budget_min": "30", "budget_max": "90"}
+        reasons = card_reasons(GIFT, brief, language="zh-hans")
+    assert reasons == ["符合兴趣“咖啡”", "US$34.50，处于预算的低端"]  # noqa: RUF001
+
+
+@pytest.mark.parametrize(
+    ("locale", "label"),
+    [("en", "Also as: "), ("pl", "Także jako: "), ("zh-Hans", "其他款式：")],  # noqa: RUF001
+)
+def test_an_ideas_other_versions_are_named_on_its_card(workflow_with_brief, locale, label):
+    variants = [
+        {"product_id": 8, "name": "Copper Pour-over kettle", "price": "39.00"},
+        {"product_id": 9, "name": "Matte Pour-over kettle", "price": "41.00"},
+    ]
+    html = suggestions([{**GIFT, "variants": variants}], locale, workflow_with_brief)
+    shown = re.search(r'data-testid="variants">(.*?)</p>', html).group(1)
+    assert shown == f"{label}Copper Pour-over kettle, Matte Pour-over kettle"
+    assert 'data-testid="variants"' not in suggestions([GIFT], locale, workflow_with_brief)
 
 
 def test_reasons_come_only_with_a_fresh_ranking(workflow_with_brief):
@@ -146,9 +173,9 @@ def test_reasons_come_only_with_a_fresh_ranking(workflow_with_brief):
 def test_real_suggestions_explain_themselves_in_polish(api, demo_catalog):
     workflow_id = start(api)
     gifts = suggest(api, workflow_id).body["gifts"]
-    assert gifts and all(g["match_reasons"][0].startswith("matches interest") for g in gifts)
+    assert gifts and all(g["match_reasons"][0] == "serves the interest 'coffee'" for g in gifts)
     html = suggestions(gifts, "pl", workflow_id)
-    assert html.count("Pasuje do zainteresowania „coffee”") == len(gifts)
+    assert html.count("Pasuje do zainteresowania „kawa”") == len(gifts)
 
 
 # --- pictures ------------------------------------------------------------------------------------

@@ -10,8 +10,9 @@ from typing import Any
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from gifts import catalog
 from gifts.catalog import interest_words
-from gifts.selectors import MatchFact, interest_hits, match_facts
+from gifts.selectors import MatchFact, match_facts, read_brief
 from widget.formatting import money, picture, short_description
 from widget.screens.actions import Action
 
@@ -24,7 +25,8 @@ class CardWords:
     select_named: str  # %(name)s
     interest_reason: str  # %(interest)s
     age_reason: str  # %(age)s
-    price_reason: str  # %(price)s
+    price_reasons: dict[str, str]  # by budget position; %(price)s
+    variants: str  # %(names)s
 
 
 @lru_cache(maxsize=64)
@@ -37,17 +39,28 @@ def card_words(language: str) -> CardWords:
             select_named=_("Select %(name)s"),
             interest_reason=_("Matches the interest “%(interest)s”"),
             age_reason=_("Suits someone aged %(age)s"),
-            price_reason=_("%(price)s is within your budget"),
+            price_reasons={
+                "low": _("%(price)s, at the low end of your budget"),
+                "middle": _("%(price)s, in the middle of your budget"),
+                "high": _("%(price)s, at the high end of your budget"),
+            },
+            variants=_("Also as: %(names)s"),
         )
 
 
 def match_reason(fact: MatchFact, *, currency: str, language: str) -> str:
     words = card_words(language)
     if fact.kind == "interest":
-        return words.interest_reason % {"interest": fact.value}
+        # The tag's label in the person's language ("gardening" → "ogrodnictwo"); in English,
+        # the interest as the person gave it.
+        shown = fact.value
+        if fact.tag and language != "en":
+            shown = catalog.interest_vocabulary().label(fact.tag, language)
+        return words.interest_reason % {"interest": shown}
     if fact.kind == "age":
         return words.age_reason % {"age": fact.value}
-    return words.price_reason % {"price": money(fact.value, currency, language=language)}
+    position = fact.position or "middle"
+    return words.price_reasons[position] % {"price": money(fact.value, currency, language=language)}
 
 
 def card_reasons(gift: dict[str, Any], brief: dict[str, Any] | None, *, language: str) -> list[str]:
@@ -55,16 +68,32 @@ def card_reasons(gift: dict[str, Any], brief: dict[str, Any] | None, *, language
     # Only a fresh ranking carries reasons; a redrawn or searched list is not matched to the brief.
     if not brief or not gift.get("match_reasons"):
         return []
-    interests = brief.get("interests") or []
+    interests = [i for i in brief.get("interests") or [] if isinstance(i, str)]
     words = interest_words(tags=gift.get("tags") or [], category=gift.get("category", ""))
-    hits = interest_hits(words=words, interests=interests)
     try:
         price = Decimal(str(gift.get("price")))
+        budget_min = Decimal(str(brief.get("budget_min", price)))
+        budget_max = Decimal(str(brief.get("budget_max", price)))
     except (InvalidOperation, ValueError):
         return []
-    facts = match_facts(hits=hits, age=brief.get("age"), price=price)
+    read = read_brief(
+        relationship="", interests=interests, budget_min=budget_min, budget_max=budget_max, age=None
+    )
+    facts = match_facts(
+        hits=read.matched(words),
+        age=brief.get("age"),
+        price=price,
+        budget_min=budget_min,
+        budget_max=budget_max,
+    )
     currency = gift.get("currency", "")
     return [match_reason(fact, currency=currency, language=language) for fact in facts]
+
+
+def tag_labels(tags: list[Any], *, language: str) -> list[str]:
+    """The catalog's tags as people read them in `language`."""
+    vocabulary = catalog.interest_vocabulary()
+    return [vocabulary.label(tag, language) for tag in tags if isinstance(tag, str)]
 
 
 def gift_card(
@@ -82,8 +111,11 @@ def gift_card(
         "name": gift.get("name", ""),
         "description": short_description(gift.get("description", "")),
         "price": money(gift.get("price"), gift.get("currency", ""), language=language),
-        "tags": gift.get("tags") or [],
+        "tags": tag_labels(gift.get("tags") or [], language=language),
         "reasons": card_reasons(gift, brief, language=language),
+        "variants": words.variants % {"names": ", ".join(v["name"] for v in variants)}
+        if (variants := [v for v in gift.get("variants") or [] if isinstance(v, dict)])
+        else "",
         "picture": picture(gift),
         "in_stock": gift.get("in_stock", True),
         "select": None,

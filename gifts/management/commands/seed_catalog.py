@@ -24,5 +24,7 @@ class Command(BaseCommand):
         report = seed_demo_catalog(reset_stock=options["reset_stock"])
         self.stdout.write(
             f"Catalog: {report.total} products ({report.created} created, "
-            f"{report.updated} updated) in {report.categories} categories"
+            f"{report.updated} updated) in {report.categories} categories; "
+            f"{report.translations_created} translations and {report.terms_created} interest "
+            "terms added"
         )
