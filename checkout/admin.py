@@ -16,19 +16,19 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from checkout import services, webhooks
+from checkout import outbox, services
 from checkout.models import (
     Order,
     OrderLine,
-    ParkedWebhookEvent,
+    OutboxMessage,
+    OutboxStatus,
+    ParkedOutboxMessage,
     Payment,
     Reservation,
     RollbackAuditEntry,
     SagaStep,
     SimulatedCharge,
     SimulatedRefund,
-    WebhookEvent,
-    WebhookEventStatus,
 )
 from checkout.saga import states
 from tool_runtime.admin import RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin, ViewOnlyInline
@@ -312,52 +312,53 @@ class SimulatedRefundAdmin(ViewOnlyAdmin):
     list_filter = ["created_at"]
 
 
-WEBHOOK_RETRY_PERMISSION = "checkout.retry_webhookevent"
+OUTBOX_RETRY_PERMISSION = "checkout.retry_outboxmessage"
 
 
-@admin.register(WebhookEvent)
-class WebhookEventAdmin(ViewOnlyAdmin):
-    """Every provider event received, once each, with what applying it did."""
+@admin.register(OutboxMessage)
+class OutboxMessageAdmin(UuidSearchMixin, ViewOnlyAdmin):
+    """Everything sent later (provider events to apply, e-mails), once each, with what
+    delivering it did."""
 
     list_display = [
-        "received_at",
-        "event_type",
-        "event_id",
+        "created_at",
+        "kind",
+        "key",
         "status",
         "attempts",
+        "next_attempt_at",
         "order_id",
         "outcome",
         "last_error",
     ]
-    list_filter = ["status", "event_type", "received_at"]
-    search_fields = ["event_id", "provider_payment_id"]
-    date_hierarchy = "received_at"
+    list_filter = ["status", "kind", "created_at"]
+    search_fields = ["key", "payload__provider_payment_id"]
+    uuid_search_fields = ("order_id",)
+    date_hierarchy = "created_at"
 
 
-@admin.register(ParkedWebhookEvent)
-class ParkedWebhookEventAdmin(WebhookEventAdmin):
-    """The dead-letter list: events that failed every retry, waiting for a person."""
+@admin.register(ParkedOutboxMessage)
+class ParkedOutboxMessageAdmin(OutboxMessageAdmin):
+    """The dead-letter list: messages that failed every try, waiting for a person."""
 
-    list_filter = ["event_type", "received_at"]
-    actions = ["retry_events"]
+    list_filter = ["kind", "created_at"]
+    actions = ["retry_messages"]
 
     def has_retry_permission(self, request: HttpRequest) -> bool:
-        return request.user.has_perm(WEBHOOK_RETRY_PERMISSION)
+        return request.user.has_perm(OUTBOX_RETRY_PERMISSION)
 
-    @admin.action(description="Retry selected events now", permissions=["retry"])
-    def retry_events(self, request: HttpRequest, queryset: QuerySet) -> None:
-        results = webhooks.retry_parked_events(
-            event_pks=list(queryset.values_list("pk", flat=True))
-        )
-        applied = sum(1 for status in results.values() if status == WebhookEventStatus.APPLIED)
-        failing = len(results) - applied
-        if applied:
-            self.message_user(request, f"{applied} event(s) applied.", messages.SUCCESS)
+    @admin.action(description="Retry selected messages now", permissions=["retry"])
+    def retry_messages(self, request: HttpRequest, queryset: QuerySet) -> None:
+        results = outbox.retry_parked(message_pks=list(queryset.values_list("pk", flat=True)))
+        delivered = sum(1 for status in results.values() if status == OutboxStatus.DELIVERED)
+        failing = len(results) - delivered
+        if delivered:
+            self.message_user(request, f"{delivered} message(s) delivered.", messages.SUCCESS)
         if failing:
             self.message_user(
                 request,
-                f"{failing} event(s) failed again and wait for the next retry (see last error).",
+                f"{failing} message(s) failed again and wait for the next retry (see last error).",
                 messages.WARNING,
             )
         if not results:
-            self.message_user(request, "None of the selected events was parked.", messages.INFO)
+            self.message_user(request, "None of the selected messages was parked.", messages.INFO)

@@ -271,11 +271,12 @@ SIMULATOR_PENDING_SETTLE_SECONDS = float(os.environ.get("SIMULATOR_PENDING_SETTL
 # STRIPE_WEBHOOK_SECRET above. Without a secret the endpoint answers 404.
 STRIPE_WEBHOOK_TOLERANCE_SECONDS = int(os.environ.get("STRIPE_WEBHOOK_TOLERANCE_SECONDS", "300"))
 WEBHOOK_MAX_BODY_BYTES = 1024 * 1024
-# An event that fails to apply is retried by the sweeps after base·2^(n-1) seconds (capped),
-# then parked for a person after this many tries.
-WEBHOOK_MAX_ATTEMPTS = int(os.environ.get("WEBHOOK_MAX_ATTEMPTS", "5"))
-WEBHOOK_RETRY_BASE_SECONDS = float(os.environ.get("WEBHOOK_RETRY_BASE_SECONDS", "30"))
-WEBHOOK_RETRY_MAX_SECONDS = float(os.environ.get("WEBHOOK_RETRY_MAX_SECONDS", "3600"))
+# The outbox (checkout.outbox: webhook events to apply, e-mails to send): a delivery that fails
+# is retried by the sweeps after base·2^(n-1) seconds (capped), then parked for a person after
+# this many tries.
+OUTBOX_MAX_ATTEMPTS = int(os.environ.get("OUTBOX_MAX_ATTEMPTS", "5"))
+OUTBOX_RETRY_BASE_SECONDS = float(os.environ.get("OUTBOX_RETRY_BASE_SECONDS", "30"))
+OUTBOX_RETRY_MAX_SECONDS = float(os.environ.get("OUTBOX_RETRY_MAX_SECONDS", "3600"))
 
 # --- OAuth 2.1 sign-in for /mcp and /api/tools ---
 # GiftGenius is its own authorization server (django-oauth-toolkit): authorization code with
