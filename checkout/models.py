@@ -6,6 +6,16 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+# The shop's configuration lives in its own module; importing it here registers its models.
+from checkout.store import (  # noqa: F401
+    GiftWrap,
+    GiftWrapPrice,
+    ShippingRate,
+    ShippingRatePrice,
+    StoreSettings,
+    TaxRate,
+)
+
 
 class OrderStatus(models.TextChoices):
     DRAFT = "draft", "Draft (prepared, stock held)"
@@ -14,6 +24,16 @@ class OrderStatus(models.TextChoices):
     COMPLETED = "completed", "Completed"
     FAILED = "failed", "Failed (compensated)"
     CANCELLED = "cancelled", "Cancelled"
+
+
+class FulfilmentStatus(models.TextChoices):
+    UNFULFILLED = "unfulfilled", "Unfulfilled"
+    SHIPPED = "shipped", "Shipped"
+    DELIVERED = "delivered", "Delivered"
+
+
+def _money(**kwargs) -> models.DecimalField:
+    return models.DecimalField(max_digits=10, decimal_places=2, default=0, **kwargs)
 
 
 class Order(models.Model):
@@ -33,6 +53,45 @@ class Order(models.Model):
     currency = models.CharField(max_length=3)
     payment_method_id = models.CharField(max_length=64)
     shipping = models.JSONField(default=dict)
+    # Totals, frozen when checkout.pricing priced the draft, each rounded to the currency's minor
+    # unit. `amount` is their total and exactly what is charged:
+    # amount = items + shipping + gift wrap (+ tax when prices do not include it).
+    prices_include_tax = models.BooleanField(default=True)
+    items_total = _money()
+    shipping_total = _money()
+    gift_wrap_total = _money()
+    tax_total = _money(help_text="Sum of the rounded tax of every line, shipping and wrap.")
+    shipping_tax = _money()
+    gift_wrap_tax = _money()
+    tax_name = models.CharField(max_length=40, blank=True, help_text="'VAT', 'sales tax'…")
+    tax_rate = models.DecimalField(
+        max_digits=5, decimal_places=2, default=0, help_text="The country's standard rate, %."
+    )
+    # The delivery option, as priced (the rate may be edited or deleted later).
+    shipping_rate = models.ForeignKey(
+        "checkout.ShippingRate", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    shipping_option = models.CharField(max_length=40, blank=True)
+    shipping_option_name = models.CharField(max_length=100, blank=True)
+    delivery_earliest = models.DateField(null=True, blank=True)
+    delivery_latest = models.DateField(null=True, blank=True)
+    # Gift options. With ship_to_recipient the address is the recipient's and the message goes
+    # on the packing slip (which never shows prices).
+    gift_message = models.CharField(max_length=250, blank=True)
+    gift_wrap = models.ForeignKey(
+        "checkout.GiftWrap", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    gift_wrap_name = models.CharField(max_length=100, blank=True)
+    ship_to_recipient = models.BooleanField(default=False)
+    # Fulfilment, set by staff once the order is paid.
+    fulfilment_status = models.CharField(
+        max_length=12, choices=FulfilmentStatus.choices, default=FulfilmentStatus.UNFULFILLED
+    )
+    carrier = models.CharField(max_length=100, blank=True)
+    tracking_number = models.CharField(max_length=100, blank=True)
+    tracking_url = models.URLField(max_length=500, blank=True)
+    shipped_at = models.DateTimeField(null=True, blank=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
     confirmation_token_digest = models.CharField(max_length=64, blank=True)
     confirmation_used_at = models.DateTimeField(null=True, blank=True)
     failure_code = models.CharField(max_length=64, blank=True)
@@ -64,6 +123,9 @@ class OrderLine(models.Model):
     name = models.CharField(max_length=200)
     unit_price = models.DecimalField(max_digits=10, decimal_places=2)
     quantity = models.PositiveIntegerField(default=1)
+    line_total = _money(help_text="unit_price times quantity.")
+    tax_rate = models.DecimalField(max_digits=5, decimal_places=2, default=0)
+    tax_amount = _money(help_text="This line's tax, rounded on its own.")
 
     def __str__(self) -> str:
         return f"{self.quantity} x {self.sku}"

@@ -25,6 +25,9 @@ class Product(models.Model):
     price = models.DecimalField(max_digits=10, decimal_places=2)
     currency = models.CharField(max_length=3, default="USD")
     stock = models.IntegerField(default=0, help_text="Units available to reserve.")
+    max_per_order = models.PositiveSmallIntegerField(
+        default=3, help_text="The most units one order may hold."
+    )
     active = models.BooleanField(default=True, help_text="False once discontinued.")
     age_min = models.PositiveSmallIntegerField(default=0)
     age_max = models.PositiveSmallIntegerField(default=120)
