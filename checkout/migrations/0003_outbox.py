@@ -59,7 +59,7 @@ def outbox_to_webhook_events(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('checkout', '0001_initial'),
+        ('checkout', '0002_order_totals_delivery_gift_options_fulfilment'),
     ]
 
     operations = [
