@@ -16,16 +16,16 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from checkout import outbox, services
+from checkout import outbox, receipts, services
 from checkout.models import (
     Order,
+    OrderAuditEntry,
     OrderLine,
     OutboxMessage,
     OutboxStatus,
     ParkedOutboxMessage,
     Payment,
     Reservation,
-    RollbackAuditEntry,
     SagaStep,
     SimulatedCharge,
     SimulatedRefund,
@@ -34,6 +34,7 @@ from checkout.saga import states
 from tool_runtime.admin import RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin, ViewOnlyInline
 
 ROLLBACK_PERMISSION = "checkout.rollback_order"
+RECEIPTS_PERMISSION = "checkout.resend_receipt"
 
 
 class OrderLineInline(ViewOnlyInline):
@@ -74,7 +75,7 @@ class SagaStepInline(ViewOnlyInline):
 
 
 class RollbackAuditInline(ViewOnlyInline):
-    model = RollbackAuditEntry
+    model = OrderAuditEntry
     fields = ["created_at", "actor", "outcome", "reason", "detail"]
     readonly_fields = fields
 
@@ -84,7 +85,7 @@ class RollbackForm(forms.Form):
         queryset=Order.objects.all(), widget=forms.MultipleHiddenInput
     )
     reason = forms.CharField(
-        max_length=RollbackAuditEntry._meta.get_field("reason").max_length,
+        max_length=OrderAuditEntry._meta.get_field("reason").max_length,
         widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
         help_text="Required. Recorded in the audit trail with your name.",
     )
@@ -133,10 +134,38 @@ class OrderAdmin(RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin):
         SagaStepInline,
         RollbackAuditInline,
     ]
-    actions = ["rollback_orders"]
+    actions = ["rollback_orders", "resend_receipts", "revoke_receipt_links"]
 
     def has_rollback_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm(ROLLBACK_PERMISSION)
+
+    def has_receipts_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm(RECEIPTS_PERMISSION)
+
+    @admin.action(description="Resend the receipt e-mail (one more copy)", permissions=["receipts"])
+    def resend_receipts(self, request: HttpRequest, queryset: QuerySet) -> None:
+        reports = receipts.resend_receipts(
+            order_ids=list(queryset.values_list("pk", flat=True)),
+            actor=request.user,
+            reason="Resent from the admin.",
+        )
+        self._report(request, reports)
+
+    @admin.action(
+        description="Revoke the receipt link (a new one replaces it)", permissions=["receipts"]
+    )
+    def revoke_receipt_links(self, request: HttpRequest, queryset: QuerySet) -> None:
+        reports = receipts.revoke_receipt_links(
+            order_ids=list(queryset.values_list("pk", flat=True)),
+            actor=request.user,
+            reason="Revoked from the admin.",
+        )
+        self._report(request, reports)
+
+    def _report(self, request: HttpRequest, reports: list[receipts.StaffReport]) -> None:
+        for report in reports:
+            level = messages.SUCCESS if report.outcome == "done" else messages.WARNING
+            self.message_user(request, f"Order {report.order_id}: {report.detail}", level)
 
     def get_urls(self):
         rollback = self.admin_site.admin_view(self.rollback_view)
@@ -269,8 +298,8 @@ class SagaStepAdmin(UuidSearchMixin, ViewOnlyAdmin):
     list_select_related = ["order"]
 
 
-@admin.register(RollbackAuditEntry)
-class RollbackAuditEntryAdmin(RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin):
+@admin.register(OrderAuditEntry)
+class OrderAuditEntryAdmin(RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin):
     """Append-only: entries are written by the rollback service, never through the admin."""
 
     record_fields = ("id", "created_at")
@@ -283,7 +312,7 @@ class RollbackAuditEntryAdmin(RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin)
     actions = None
 
     @admin.display(description="order", ordering="order")
-    def order_link(self, entry: RollbackAuditEntry) -> str:
+    def order_link(self, entry: OrderAuditEntry) -> str:
         url = reverse("admin:checkout_order_change", args=[entry.order_id])
         return format_html('<a href="{}">{}</a>', url, entry.order_id)
 

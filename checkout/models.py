@@ -92,6 +92,11 @@ class Order(models.Model):
     tracking_url = models.URLField(max_length=500, blank=True)
     shipped_at = models.DateTimeField(null=True, blank=True)
     delivered_at = models.DateTimeField(null=True, blank=True)
+    # The person's language (set when they confirm), for what is sent to them later.
+    locale = models.CharField(max_length=10, default="en")
+    # The receipt link's own secret (checkout.receipts): not the order id, set when the order
+    # completes, replaced when staff revoke the link. Never in what the model sees.
+    receipt_key = models.CharField(max_length=64, blank=True, db_index=True)
     confirmation_token_digest = models.CharField(max_length=64, blank=True)
     confirmation_used_at = models.DateTimeField(null=True, blank=True)
     failure_code = models.CharField(max_length=64, blank=True)
@@ -231,11 +236,22 @@ class SagaStep(models.Model):
         return f"{self.step} {self.status}"
 
 
-class RollbackAuditEntry(models.Model):
-    """Append-only record of every staff rollback (who, when, which order, why, outcome)."""
+class StaffAction(models.TextChoices):
+    ROLLBACK = "rollback", "Roll back"
+    RESEND_RECEIPT = "resend_receipt", "Resend the receipt"
+    REVOKE_RECEIPT_LINK = "revoke_receipt_link", "Revoke the receipt link"
+    MARK_SHIPPED = "mark_shipped", "Mark shipped"
+    MARK_DELIVERED = "mark_delivered", "Mark delivered"
+
+
+class OrderAuditEntry(models.Model):
+    """Append-only record of every staff action on an order (who, when, what, why, outcome)."""
 
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     order = models.ForeignKey(Order, on_delete=models.PROTECT, related_name="audit_entries")
+    action = models.CharField(
+        max_length=24, choices=StaffAction.choices, default=StaffAction.ROLLBACK
+    )
     reason = models.CharField(max_length=500)
     outcome = models.CharField(max_length=40)
     detail = models.CharField(max_length=300, blank=True)
@@ -243,10 +259,14 @@ class RollbackAuditEntry(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        verbose_name_plural = "rollback audit entries"
+        verbose_name_plural = "order audit entries"
+        permissions = [
+            ("fulfil_order", "Can mark orders shipped or delivered"),
+            ("resend_receipt", "Can resend receipts and revoke receipt links"),
+        ]
 
     def __str__(self) -> str:
-        return f"{self.actor} rolled back {self.order_id}: {self.outcome}"
+        return f"{self.actor} {self.action} {self.order_id}: {self.outcome}"
 
 
 # ---------------------------------------------------------------------------------------------

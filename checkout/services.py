@@ -24,7 +24,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
 from checkout import selectors
-from checkout.models import Order, OrderStatus, RollbackAuditEntry
+from checkout.models import Order, OrderAuditEntry, OrderStatus
 from checkout.payments.methods import offered_payment_methods
 from checkout.saga import cancellation, charge, compensation, draft
 from checkout.saga.cancellation import RollbackOutcome
@@ -43,7 +43,7 @@ from tool_runtime.observability import get_logger
 
 log = get_logger("checkout.rollback")
 
-AUDIT_DETAIL_MAX = RollbackAuditEntry._meta.get_field("detail").max_length
+AUDIT_DETAIL_MAX = OrderAuditEntry._meta.get_field("detail").max_length
 
 
 @dataclass(frozen=True)
@@ -152,8 +152,10 @@ def commit_order(
     order_id: uuid.UUID,
     confirmation_token: str | None,
     correlation_id: str,
+    locale: str = "en",
 ) -> CommittedOrder:
-    """Run the payment saga for an order the person confirmed in the widget."""
+    """Run the payment saga for an order the person confirmed in the widget (in `locale`, the
+    language of what is sent to them later)."""
     order = selectors.order_for(owner=owner, order_id=order_id)
     check_commit_order(
         order=order,
@@ -162,6 +164,9 @@ def commit_order(
         correlation_id=correlation_id,
     )
     if order.status not in IN_FLIGHT:  # in flight: a repeated confirm, answered as it stands
+        if order.locale != locale:
+            order.locale = locale
+            Order.objects.filter(pk=order.pk).update(locale=locale)
         outcome = charge.do_commit_order(order=order, correlation_id=correlation_id)
         if outcome.error_code:
             raise _checkout_failure(outcome.error_code, outcome.order)
@@ -354,7 +359,7 @@ def roll_back_orders(
             )
             outcome = ERROR
             detail = f"Unexpected error; quote correlation id {correlation_id} to engineering."
-        RollbackAuditEntry.objects.create(
+        OrderAuditEntry.objects.create(
             actor=actor,
             order_id=order_id,
             reason=reason,

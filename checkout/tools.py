@@ -112,6 +112,7 @@ def commit_order_tool(context: ToolContext, args: CommitOrderInput) -> ToolResul
         order_id=args.order_id,
         confirmation_token=args.confirmation_token,
         correlation_id=context.correlation_id,
+        locale=context.locale,
     )
     order = committed.order
     output = CommitOrderOutput(
@@ -123,7 +124,10 @@ def commit_order_tool(context: ToolContext, args: CommitOrderInput) -> ToolResul
         currency=order.currency,
         message=COMMIT_MESSAGES[order.status],
     )
-    return ToolResult(output, {"idempotency_key": args.idempotency_key})
+    meta = {"idempotency_key": args.idempotency_key}
+    if order.receipt_key:  # the person's receipt link: for the widget, never for the model
+        meta["receipt_key"] = order.receipt_key
+    return ToolResult(output, meta)
 
 
 def cancel_order_tool(context: ToolContext, args: CancelOrderInput) -> ToolResult:

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
-from checkout import selectors
+from checkout import receipts, selectors
 from checkout.errors import RETRYABLE_FAILURES
 from checkout.models import (
     Order,
@@ -378,6 +378,7 @@ def complete(*, order: Order, correlation_id: str) -> SagaOutcome:
             Reservation.objects.filter(order=order, status=ReservationStatus.HELD).update(
                 status=ReservationStatus.CONFIRMED
             )
+            receipts.do_enqueue_confirmation(order=order)
             if workflow is not None and flow.can_move(workflow.current_step, Step.COMPLETED):
                 flow.move(workflow, Step.COMPLETED)
                 workflow.save(update_fields=["current_step", "visited_steps", "updated_at"])
