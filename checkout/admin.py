@@ -16,8 +16,9 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from checkout import outbox, receipts, services
+from checkout import fulfilment, outbox, receipts, selectors, services
 from checkout.models import (
+    FulfilmentStatus,
     Order,
     OrderAuditEntry,
     OrderLine,
@@ -35,6 +36,39 @@ from tool_runtime.admin import RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin
 
 ROLLBACK_PERMISSION = "checkout.rollback_order"
 RECEIPTS_PERMISSION = "checkout.resend_receipt"
+FULFIL_PERMISSION = "checkout.fulfil_order"
+
+
+class ShipmentForm(forms.Form):
+    """Mark shipped: one carrier for the batch, a tracking number (and URL) per order."""
+
+    orders = forms.ModelMultipleChoiceField(
+        queryset=Order.objects.all(), widget=forms.MultipleHiddenInput
+    )
+    carrier = forms.CharField(max_length=100)
+
+    def __init__(self, *args, orders: list[Order], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.rows = []
+        for order in orders:
+            number = forms.CharField(max_length=100, label=f"Tracking number for {order.pk}")
+            url = forms.URLField(
+                max_length=500, required=False, assume_scheme="https", label="Tracking URL"
+            )
+            self.fields[f"tracking_{order.pk}"] = number
+            self.fields[f"url_{order.pk}"] = url
+            self.rows.append((order, self[f"tracking_{order.pk}"], self[f"url_{order.pk}"]))
+
+    def shipments(self) -> list[fulfilment.Shipment]:
+        return [
+            fulfilment.Shipment(
+                order_id=order.pk,
+                carrier=self.cleaned_data["carrier"],
+                tracking_number=self.cleaned_data[f"tracking_{order.pk}"],
+                tracking_url=self.cleaned_data[f"url_{order.pk}"],
+            )
+            for order in self.cleaned_data["orders"]
+        ]
 
 
 class OrderLineInline(ViewOnlyInline):
@@ -89,6 +123,10 @@ class RollbackForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
         help_text="Required. Recorded in the audit trail with your name.",
     )
+    confirm_shipped = forms.BooleanField(
+        required=False,
+        label="I know these gifts were already shipped, and roll them back all the same.",
+    )
 
 
 OUTCOME_MESSAGES = {
@@ -134,7 +172,50 @@ class OrderAdmin(RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin):
         SagaStepInline,
         RollbackAuditInline,
     ]
-    actions = ["rollback_orders", "resend_receipts", "revoke_receipt_links"]
+    actions = [
+        "mark_shipped",
+        "mark_delivered",
+        "rollback_orders",
+        "resend_receipts",
+        "revoke_receipt_links",
+    ]
+
+    def has_fulfil_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm(FULFIL_PERMISSION)
+
+    @admin.action(description="Mark shipped (with tracking)", permissions=["fulfil"])
+    def mark_shipped(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse:
+        orders = list(queryset)
+        form = ShipmentForm(initial={"orders": [o.pk for o in orders]}, orders=orders)
+        return self._shipment_page(request, form)
+
+    def ship_view(self, request: HttpRequest) -> HttpResponse:
+        if not self.has_fulfil_permission(request) or request.method != "POST":
+            raise PermissionDenied
+        orders = self._orders_in(request.POST.getlist("orders"))
+        form = ShipmentForm(request.POST, orders=orders)
+        if not form.is_valid():
+            return self._shipment_page(request, form)
+        reports = fulfilment.mark_shipped(shipments=form.shipments(), actor=request.user)
+        self._report(request, reports)
+        return HttpResponseRedirect(reverse("admin:checkout_order_changelist"))
+
+    def _shipment_page(self, request: HttpRequest, form: ShipmentForm) -> HttpResponse:
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Mark orders shipped",
+            "opts": self.model._meta,
+            "form": form,
+            "action_url": reverse("admin:checkout_order_ship"),
+        }
+        return TemplateResponse(request, "admin/checkout/order/mark_shipped.html", context)
+
+    @admin.action(description="Mark delivered", permissions=["fulfil"])
+    def mark_delivered(self, request: HttpRequest, queryset: QuerySet) -> None:
+        reports = fulfilment.mark_delivered(
+            order_ids=list(queryset.values_list("pk", flat=True)), actor=request.user
+        )
+        self._report(request, reports)
 
     def has_rollback_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm(ROLLBACK_PERMISSION)
@@ -162,14 +243,19 @@ class OrderAdmin(RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin):
         )
         self._report(request, reports)
 
-    def _report(self, request: HttpRequest, reports: list[receipts.StaffReport]) -> None:
+    def _report(self, request: HttpRequest, reports: list) -> None:
         for report in reports:
             level = messages.SUCCESS if report.outcome == "done" else messages.WARNING
             self.message_user(request, f"Order {report.order_id}: {report.detail}", level)
 
     def get_urls(self):
         rollback = self.admin_site.admin_view(self.rollback_view)
-        return [path("rollback/", rollback, name="checkout_order_rollback"), *super().get_urls()]
+        ship = self.admin_site.admin_view(self.ship_view)
+        return [
+            path("rollback/", rollback, name="checkout_order_rollback"),
+            path("ship/", ship, name="checkout_order_ship"),
+            *super().get_urls(),
+        ]
 
     def change_view(self, request: HttpRequest, object_id, form_url="", extra_context=None):
         extra_context = {
@@ -191,12 +277,19 @@ class OrderAdmin(RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin):
             raise PermissionDenied
         if request.method == "POST":
             form = RollbackForm(request.POST)
+            unconfirmed = form.is_valid() and not form.cleaned_data["confirm_shipped"]
+            if unconfirmed and any(_shipped(order) for order in form.cleaned_data["orders"]):
+                form.add_error(
+                    "confirm_shipped",
+                    "Some of these gifts were already shipped: confirm that you know.",
+                )
             if form.is_valid():
                 orders = list(form.cleaned_data["orders"])
                 reports = services.roll_back_orders(
                     order_ids=[order.pk for order in orders],
                     reason=form.cleaned_data["reason"],
                     actor=request.user,
+                    shipped_confirmed=form.cleaned_data["confirm_shipped"],
                 )
                 for report in reports:
                     level, verb = OUTCOME_MESSAGES.get(
@@ -229,7 +322,11 @@ class OrderAdmin(RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin):
                 valid.append(field.to_python(raw))
             except ValidationError:
                 continue  # a malformed id is simply not an order
-        return list(Order.objects.filter(pk__in=valid).select_related("owner"))
+        return list(
+            Order.objects.filter(pk__in=valid)
+            .select_related("owner")
+            .prefetch_related("payments", "reservations")
+        )
 
     def _confirmation(
         self, request: HttpRequest, form: RollbackForm, orders: list[Order]
@@ -239,10 +336,15 @@ class OrderAdmin(RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin):
             "title": "Roll back orders",
             "opts": self.model._meta,
             "form": form,
-            "orders": orders,
+            "orders": [(order, selectors.rollback_preview(order)) for order in orders],
+            "shipped": [order for order in orders if _shipped(order)],
             "action_url": reverse("admin:checkout_order_rollback"),
         }
         return TemplateResponse(request, "admin/checkout/order/rollback_confirmation.html", context)
+
+
+def _shipped(order: Order) -> bool:
+    return order.fulfilment_status != FulfilmentStatus.UNFULFILLED
 
 
 @admin.register(OrderLine)

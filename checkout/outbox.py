@@ -53,12 +53,22 @@ def register_handler(kind: str, handler: Handler) -> None:
 
 
 def enqueue(
-    *, kind: str, key: str, payload: dict, order_id: uuid.UUID | None = None
+    *,
+    kind: str,
+    key: str,
+    payload: dict,
+    order_id: uuid.UUID | None = None,
+    key_is_new: bool = False,
 ) -> OutboxMessage | None:
     """Write a message, due now, in the caller's transaction; None if `key` was written before.
 
     Call it inside the transaction of the change it follows: rolled back with it, committed
-    with it."""
+    with it. `key_is_new`: the caller's own compare-and-swap guarantees no earlier write (then
+    no savepoint is spent on a duplicate that cannot happen)."""
+    if key_is_new:
+        return OutboxMessage.objects.create(
+            kind=kind, key=key, payload=payload, order_id=order_id, next_attempt_at=timezone.now()
+        )
     try:
         with transaction.atomic():  # a savepoint: a duplicate leaves the caller's work intact
             return OutboxMessage.objects.create(

@@ -42,18 +42,17 @@ def new_receipt_key() -> str:
 
 
 def do_enqueue_confirmation(*, order: Order) -> None:
-    """Give a just-completed order its receipt link and queue its one confirmation e-mail.
+    """Queue a just-completed order's one confirmation e-mail.
 
-    Call inside the completion's transaction, after the order was moved to completed: both are
-    written with it or not at all."""
-    if not order.receipt_key:
-        order.receipt_key = new_receipt_key()
-        Order.objects.filter(pk=order.pk, receipt_key="").update(receipt_key=order.receipt_key)
+    Call inside the completion's transaction, right after the compare-and-swap that moved the
+    order to completed (and gave it `receipt_key`): the message is written with it or not at
+    all, and only the one caller that won the swap writes it."""
     outbox.enqueue(
         kind=RECEIPT_KIND,
         key=f"receipt:{order.pk}:{CONFIRMATION}",
         payload={"copy": CONFIRMATION},
         order_id=order.pk,
+        key_is_new=True,
     )
 
 

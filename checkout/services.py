@@ -24,7 +24,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
 from checkout import selectors
-from checkout.models import Order, OrderAuditEntry, OrderStatus
+from checkout.models import FulfilmentStatus, Order, OrderAuditEntry, OrderStatus
 from checkout.payments.methods import offered_payment_methods
 from checkout.saga import cancellation, charge, compensation, draft
 from checkout.saga.cancellation import RollbackOutcome
@@ -328,18 +328,32 @@ class RollbackReport:
     detail: str
 
 
-def roll_back_order(*, order_id: object, reason: str, actor: str) -> RollbackOutcome:
-    """Staff rollback of one order: the same cancellation as cancel_order, refusals included."""
+def roll_back_order(
+    *, order_id: object, reason: str, actor: str, shipped_confirmed: bool = False
+) -> RollbackOutcome:
+    """Staff rollback of one order: the same cancellation as cancel_order, refusals included.
+    A gift already shipped is rolled back only when staff confirmed they know it was."""
     order = Order.objects.filter(pk=order_id).first()
     if order is None:
         return RollbackOutcome(REFUSED, "There is no such order.", code="NOT_FOUND")
+    if order.fulfilment_status != FulfilmentStatus.UNFULFILLED and not shipped_confirmed:
+        return RollbackOutcome(
+            REFUSED,
+            f"It was {order.fulfilment_status} ({order.carrier} {order.tracking_number}); "
+            "confirm that it was shipped to roll it back.",
+            code="ORDER_SHIPPED",
+        )
     return cancellation.do_cancel_order(
         order=order, reason=reason, actor=actor, correlation_id=uuid.uuid4().hex
     )
 
 
 def roll_back_orders(
-    *, order_ids: Iterable[uuid.UUID], reason: str, actor: AbstractBaseUser
+    *,
+    order_ids: Iterable[uuid.UUID],
+    reason: str,
+    actor: AbstractBaseUser,
+    shipped_confirmed: bool = False,
 ) -> list[RollbackReport]:
     """Staff rollback from the admin: roll back each order independently (one refusal or
     failure never stops the others) and audit every attempt, append-only, with who and why."""
@@ -349,7 +363,12 @@ def roll_back_orders(
     reports = []
     for order_id in order_ids:
         try:
-            result = roll_back_order(order_id=order_id, reason=reason, actor=actor.get_username())
+            result = roll_back_order(
+                order_id=order_id,
+                reason=reason,
+                actor=actor.get_username(),
+                shipped_confirmed=shipped_confirmed,
+            )
             outcome, detail = str(result.outcome), str(result.detail or "")
         except Exception:
             # The audit must still say the attempt happened; staff get an id to find the log line.

@@ -152,7 +152,9 @@ def cancel_order_tool(context: ToolContext, args: CancelOrderInput) -> ToolResul
 
 def get_order_tool(context: ToolContext, args: GetOrderInput) -> ToolResult:
     order = selectors.order_with_history(owner=context.principal, order_id=args.order_id)
-    return ToolResult(GetOrderOutput(**selectors.order_detail(order)))
+    # The person's receipt link: for the widget, never for the model.
+    meta = {"receipt_key": order.receipt_key} if order.receipt_key else {}
+    return ToolResult(GetOrderOutput(**selectors.order_detail(order)), meta)
 
 
 register(
@@ -258,8 +260,10 @@ register(
         title="Show an order",
         description=(
             "Read one of the person's orders: status, amount, payments (charged, refunded) and the checkout "
-            "steps with their outcomes, plus the failure reason if any. Call it to follow a payment_pending "
-            "order or to explain a failure. It changes nothing; do NOT call it in a tight loop."
+            "steps with their outcomes, plus the failure reason if any, and fulfilment: shipping status "
+            "(unfulfilled, shipped, delivered), the delivery window and tracking. Call it to follow a "
+            "payment_pending order, to explain a failure, or when the person asks where their gift is. It "
+            "changes nothing; do NOT call it in a tight loop."
         ),
         input_model=GetOrderInput,
         output_model=GetOrderOutput,

@@ -9,7 +9,6 @@ its reader is).
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 from urllib.parse import urljoin
 from zoneinfo import ZoneInfo
@@ -28,7 +27,7 @@ from django.views.decorators.http import require_GET
 
 from checkout import receipts as checkout_receipts
 from checkout.models import FulfilmentStatus, Order, OutboxMessage
-from widget.formatting import money
+from widget.formatting import delivery_window, money
 from widget.locale import babel_locale, html_lang
 
 
@@ -180,15 +179,6 @@ def total_lines(order: Order) -> list[dict[str, str]]:
         {"code": code, "label": label, "amount": money(amount, currency)}
         for code, label, amount in rows
     ]
-
-
-def delivery_window(earliest: date | None, latest: date | None) -> str:
-    if earliest is None or latest is None:
-        return ""
-    first = formats.date_format(earliest, "DATE_FORMAT")
-    if earliest == latest:
-        return first
-    return f"{first} \u2013 {formats.date_format(latest, 'DATE_FORMAT')}"  # an en dash
 
 
 def address_lines(shipping: dict[str, Any], *, language: str) -> list[str]:

@@ -86,3 +86,12 @@ def order_gift(order_id: Any) -> dict[str, Any] | None:
         return None
     line = checkout_selectors.first_line(order_id=key)
     return {**product_card(catalog.item_of(line.product)), "name": line.name} if line else None
+
+
+def order_fulfilment(order_id: Any) -> dict[str, Any] | None:
+    """Where an order's gift is (status, delivery window, tracking), or None."""
+    try:
+        key = UUID(str(order_id))
+    except ValueError:
+        return None
+    return checkout_selectors.fulfilment_of(order_id=key)

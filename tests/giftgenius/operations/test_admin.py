@@ -284,7 +284,7 @@ class FakeCompensation:
         self.outcomes = outcomes
         self.calls: list[dict] = []
 
-    def roll_back_order(self, *, order_id, reason: str, actor: str):
+    def roll_back_order(self, *, order_id, reason: str, actor: str, shipped_confirmed: bool):
         self.calls.append({"order_id": str(order_id), "reason": reason, "actor": actor})
         result = self.outcomes[str(order_id)]
         if isinstance(result, Exception):
