@@ -17,25 +17,60 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from checkout import services, store_admin, webhooks  # noqa: F401 (store_admin registers)
+from checkout import fulfilment, outbox, receipts, selectors, services, store_admin  # noqa: F401 (store_admin registers)
 from checkout.models import (
+    FulfilmentStatus,
     Order,
+    OrderAuditEntry,
     OrderLine,
-    ParkedWebhookEvent,
+    OutboxMessage,
+    OutboxStatus,
+    ParkedOutboxMessage,
     Payment,
     Reservation,
-    RollbackAuditEntry,
     SagaStep,
     SimulatedCharge,
     SimulatedRefund,
-    WebhookEvent,
-    WebhookEventStatus,
 )
 from checkout.saga import states
 from tool_runtime.admin import RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin, ViewOnlyInline
 from tool_runtime.text import printable
 
 ROLLBACK_PERMISSION = "checkout.rollback_order"
+RECEIPTS_PERMISSION = "checkout.resend_receipt"
+FULFIL_PERMISSION = "checkout.fulfil_order"
+
+
+class ShipmentForm(forms.Form):
+    """Mark shipped: one carrier for the batch, a tracking number (and URL) per order."""
+
+    orders = forms.ModelMultipleChoiceField(
+        queryset=Order.objects.all(), widget=forms.MultipleHiddenInput
+    )
+    carrier = forms.CharField(max_length=100)
+
+    def __init__(self, *args, orders: list[Order], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.rows = []
+        for order in orders:
+            number = forms.CharField(max_length=100, label=f"Tracking number for {order.pk}")
+            url = forms.URLField(
+                max_length=500, required=False, assume_scheme="https", label="Tracking URL"
+            )
+            self.fields[f"tracking_{order.pk}"] = number
+            self.fields[f"url_{order.pk}"] = url
+            self.rows.append((order, self[f"tracking_{order.pk}"], self[f"url_{order.pk}"]))
+
+    def shipments(self) -> list[fulfilment.Shipment]:
+        return [
+            fulfilment.Shipment(
+                order_id=order.pk,
+                carrier=self.cleaned_data["carrier"],
+                tracking_number=self.cleaned_data[f"tracking_{order.pk}"],
+                tracking_url=self.cleaned_data[f"url_{order.pk}"],
+            )
+            for order in self.cleaned_data["orders"]
+        ]
 
 
 class OrderLineInline(ViewOnlyInline):
@@ -76,7 +111,7 @@ class SagaStepInline(ViewOnlyInline):
 
 
 class RollbackAuditInline(ViewOnlyInline):
-    model = RollbackAuditEntry
+    model = OrderAuditEntry
     fields = ["created_at", "actor", "outcome", "reason", "detail"]
     readonly_fields = fields
 
@@ -88,9 +123,13 @@ class RollbackForm(forms.Form):
     # One line: the printable-text rule (tool_runtime.text) refuses line breaks with the other
     # control characters, as for every free-text field.
     reason = forms.CharField(
-        max_length=RollbackAuditEntry._meta.get_field("reason").max_length,
+        max_length=OrderAuditEntry._meta.get_field("reason").max_length,
         widget=forms.TextInput(attrs={"size": 80}),
         help_text="Required. Recorded in the audit trail with your name.",
+    )
+    confirm_shipped = forms.BooleanField(
+        required=False,
+        label="I know these gifts were already shipped, and roll them back all the same.",
     )
 
     def clean_reason(self) -> str:
@@ -143,14 +182,90 @@ class OrderAdmin(RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin):
         SagaStepInline,
         RollbackAuditInline,
     ]
-    actions = ["rollback_orders"]
+    actions = [
+        "mark_shipped",
+        "mark_delivered",
+        "rollback_orders",
+        "resend_receipts",
+        "revoke_receipt_links",
+    ]
+
+    def has_fulfil_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm(FULFIL_PERMISSION)
+
+    @admin.action(description="Mark shipped (with tracking)", permissions=["fulfil"])
+    def mark_shipped(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse:
+        orders = list(queryset)
+        form = ShipmentForm(initial={"orders": [o.pk for o in orders]}, orders=orders)
+        return self._shipment_page(request, form)
+
+    def ship_view(self, request: HttpRequest) -> HttpResponse:
+        if not self.has_fulfil_permission(request) or request.method != "POST":
+            raise PermissionDenied
+        orders = self._orders_in(request.POST.getlist("orders"))
+        form = ShipmentForm(request.POST, orders=orders)
+        if not form.is_valid():
+            return self._shipment_page(request, form)
+        reports = fulfilment.mark_shipped(shipments=form.shipments(), actor=request.user)
+        self._report(request, reports)
+        return HttpResponseRedirect(reverse("admin:checkout_order_changelist"))
+
+    def _shipment_page(self, request: HttpRequest, form: ShipmentForm) -> HttpResponse:
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Mark orders shipped",
+            "opts": self.model._meta,
+            "form": form,
+            "action_url": reverse("admin:checkout_order_ship"),
+        }
+        return TemplateResponse(request, "admin/checkout/order/mark_shipped.html", context)
+
+    @admin.action(description="Mark delivered", permissions=["fulfil"])
+    def mark_delivered(self, request: HttpRequest, queryset: QuerySet) -> None:
+        reports = fulfilment.mark_delivered(
+            order_ids=list(queryset.values_list("pk", flat=True)), actor=request.user
+        )
+        self._report(request, reports)
 
     def has_rollback_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm(ROLLBACK_PERMISSION)
 
+    def has_receipts_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm(RECEIPTS_PERMISSION)
+
+    @admin.action(description="Resend the receipt e-mail (one more copy)", permissions=["receipts"])
+    def resend_receipts(self, request: HttpRequest, queryset: QuerySet) -> None:
+        reports = receipts.resend_receipts(
+            order_ids=list(queryset.values_list("pk", flat=True)),
+            actor=request.user,
+            reason="Resent from the admin.",
+        )
+        self._report(request, reports)
+
+    @admin.action(
+        description="Revoke the receipt link (a new one replaces it)", permissions=["receipts"]
+    )
+    def revoke_receipt_links(self, request: HttpRequest, queryset: QuerySet) -> None:
+        reports = receipts.revoke_receipt_links(
+            order_ids=list(queryset.values_list("pk", flat=True)),
+            actor=request.user,
+            reason="Revoked from the admin.",
+        )
+        self._report(request, reports)
+
+    def _report(self, request: HttpRequest, reports: list) -> None:
+        for report in reports:
+            level = messages.SUCCESS if report.outcome == "done" else messages.WARNING
+            self.message_user(request, f"Order {report.order_id}: {report.detail}", level)
+
     def get_urls(self):
         rollback = self.admin_site.admin_view(self.rollback_view)
-        return [path("rollback/", rollback, name="checkout_order_rollback"), *super().get_urls()]
+        ship = self.admin_site.admin_view(self.ship_view)
+        return [
+            path("rollback/", rollback, name="checkout_order_rollback"),
+            path("ship/", ship, name="checkout_order_ship"),
+            *super().get_urls(),
+        ]
 
     def change_view(self, request: HttpRequest, object_id, form_url="", extra_context=None):
         extra_context = {
@@ -172,12 +287,19 @@ class OrderAdmin(RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin):
             raise PermissionDenied
         if request.method == "POST":
             form = RollbackForm(request.POST)
+            unconfirmed = form.is_valid() and not form.cleaned_data["confirm_shipped"]
+            if unconfirmed and any(_shipped(order) for order in form.cleaned_data["orders"]):
+                form.add_error(
+                    "confirm_shipped",
+                    "Some of these gifts were already shipped: confirm that you know.",
+                )
             if form.is_valid():
                 orders = list(form.cleaned_data["orders"])
                 reports = services.roll_back_orders(
                     order_ids=[order.pk for order in orders],
                     reason=form.cleaned_data["reason"],
                     actor=request.user,
+                    shipped_confirmed=form.cleaned_data["confirm_shipped"],
                 )
                 for report in reports:
                     level, verb = OUTCOME_MESSAGES.get(
@@ -210,7 +332,11 @@ class OrderAdmin(RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin):
                 valid.append(field.to_python(raw))
             except ValidationError:
                 continue  # a malformed id is simply not an order
-        return list(Order.objects.filter(pk__in=valid).select_related("owner"))
+        return list(
+            Order.objects.filter(pk__in=valid)
+            .select_related("owner")
+            .prefetch_related("payments", "reservations")
+        )
 
     def _confirmation(
         self, request: HttpRequest, form: RollbackForm, orders: list[Order]
@@ -220,10 +346,15 @@ class OrderAdmin(RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin):
             "title": "Roll back orders",
             "opts": self.model._meta,
             "form": form,
-            "orders": orders,
+            "orders": [(order, selectors.rollback_preview(order)) for order in orders],
+            "shipped": [order for order in orders if _shipped(order)],
             "action_url": reverse("admin:checkout_order_rollback"),
         }
         return TemplateResponse(request, "admin/checkout/order/rollback_confirmation.html", context)
+
+
+def _shipped(order: Order) -> bool:
+    return order.fulfilment_status != FulfilmentStatus.UNFULFILLED
 
 
 @admin.register(OrderLine)
@@ -279,8 +410,8 @@ class SagaStepAdmin(UuidSearchMixin, ViewOnlyAdmin):
     list_select_related = ["order"]
 
 
-@admin.register(RollbackAuditEntry)
-class RollbackAuditEntryAdmin(RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin):
+@admin.register(OrderAuditEntry)
+class OrderAuditEntryAdmin(RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin):
     """Append-only: entries are written by the rollback service, never through the admin."""
 
     record_fields = ("id", "created_at")
@@ -293,7 +424,7 @@ class RollbackAuditEntryAdmin(RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin)
     actions = None
 
     @admin.display(description="order", ordering="order")
-    def order_link(self, entry: RollbackAuditEntry) -> str:
+    def order_link(self, entry: OrderAuditEntry) -> str:
         url = reverse("admin:checkout_order_change", args=[entry.order_id])
         return format_html('<a href="{}">{}</a>', url, entry.order_id)
 
@@ -322,52 +453,53 @@ class SimulatedRefundAdmin(ViewOnlyAdmin):
     list_filter = ["created_at"]
 
 
-WEBHOOK_RETRY_PERMISSION = "checkout.retry_webhookevent"
+OUTBOX_RETRY_PERMISSION = "checkout.retry_outboxmessage"
 
 
-@admin.register(WebhookEvent)
-class WebhookEventAdmin(ViewOnlyAdmin):
-    """Every provider event received, once each, with what applying it did."""
+@admin.register(OutboxMessage)
+class OutboxMessageAdmin(UuidSearchMixin, ViewOnlyAdmin):
+    """Everything sent later (provider events to apply, e-mails), once each, with what
+    delivering it did."""
 
     list_display = [
-        "received_at",
-        "event_type",
-        "event_id",
+        "created_at",
+        "kind",
+        "key",
         "status",
         "attempts",
+        "next_attempt_at",
         "order_id",
         "outcome",
         "last_error",
     ]
-    list_filter = ["status", "event_type", "received_at"]
-    search_fields = ["event_id", "provider_payment_id"]
-    date_hierarchy = "received_at"
+    list_filter = ["status", "kind", "created_at"]
+    search_fields = ["key", "payload__provider_payment_id"]
+    uuid_search_fields = ("order_id",)
+    date_hierarchy = "created_at"
 
 
-@admin.register(ParkedWebhookEvent)
-class ParkedWebhookEventAdmin(WebhookEventAdmin):
-    """The dead-letter list: events that failed every retry, waiting for a person."""
+@admin.register(ParkedOutboxMessage)
+class ParkedOutboxMessageAdmin(OutboxMessageAdmin):
+    """The dead-letter list: messages that failed every try, waiting for a person."""
 
-    list_filter = ["event_type", "received_at"]
-    actions = ["retry_events"]
+    list_filter = ["kind", "created_at"]
+    actions = ["retry_messages"]
 
     def has_retry_permission(self, request: HttpRequest) -> bool:
-        return request.user.has_perm(WEBHOOK_RETRY_PERMISSION)
+        return request.user.has_perm(OUTBOX_RETRY_PERMISSION)
 
-    @admin.action(description="Retry selected events now", permissions=["retry"])
-    def retry_events(self, request: HttpRequest, queryset: QuerySet) -> None:
-        results = webhooks.retry_parked_events(
-            event_pks=list(queryset.values_list("pk", flat=True))
-        )
-        applied = sum(1 for status in results.values() if status == WebhookEventStatus.APPLIED)
-        failing = len(results) - applied
-        if applied:
-            self.message_user(request, f"{applied} event(s) applied.", messages.SUCCESS)
+    @admin.action(description="Retry selected messages now", permissions=["retry"])
+    def retry_messages(self, request: HttpRequest, queryset: QuerySet) -> None:
+        results = outbox.retry_parked(message_pks=list(queryset.values_list("pk", flat=True)))
+        delivered = sum(1 for status in results.values() if status == OutboxStatus.DELIVERED)
+        failing = len(results) - delivered
+        if delivered:
+            self.message_user(request, f"{delivered} message(s) delivered.", messages.SUCCESS)
         if failing:
             self.message_user(
                 request,
-                f"{failing} event(s) failed again and wait for the next retry (see last error).",
+                f"{failing} message(s) failed again and wait for the next retry (see last error).",
                 messages.WARNING,
             )
         if not results:
-            self.message_user(request, "None of the selected events was parked.", messages.INFO)
+            self.message_user(request, "None of the selected messages was parked.", messages.INFO)

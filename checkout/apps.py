@@ -6,8 +6,9 @@ class CheckoutConfig(AppConfig):
     verbose_name = "Checkout"
 
     def ready(self) -> None:
-        from checkout import errors, tools  # noqa: F401 (declare the codes, register the tools)
+        from checkout import errors, outbox, tools, webhooks  # noqa: F401 (tools, codes)
         from checkout.services import WorkflowCheckout
         from gifts.hooks import attach_checkout
 
         attach_checkout(WorkflowCheckout())
+        outbox.register_handler(webhooks.OUTBOX_KIND, webhooks.apply_event)

@@ -92,6 +92,11 @@ class Order(models.Model):
     tracking_url = models.URLField(max_length=500, blank=True)
     shipped_at = models.DateTimeField(null=True, blank=True)
     delivered_at = models.DateTimeField(null=True, blank=True)
+    # The person's language (set when they confirm), for what is sent to them later.
+    locale = models.CharField(max_length=10, default="en")
+    # The receipt link's own secret (checkout.receipts): not the order id, set when the order
+    # completes, replaced when staff revoke the link. Never in what the model sees.
+    receipt_key = models.CharField(max_length=64, blank=True, db_index=True)
     confirmation_token_digest = models.CharField(max_length=64, blank=True)
     confirmation_used_at = models.DateTimeField(null=True, blank=True)
     failure_code = models.CharField(max_length=64, blank=True)
@@ -231,11 +236,22 @@ class SagaStep(models.Model):
         return f"{self.step} {self.status}"
 
 
-class RollbackAuditEntry(models.Model):
-    """Append-only record of every staff rollback (who, when, which order, why, outcome)."""
+class StaffAction(models.TextChoices):
+    ROLLBACK = "rollback", "Roll back"
+    RESEND_RECEIPT = "resend_receipt", "Resend the receipt"
+    REVOKE_RECEIPT_LINK = "revoke_receipt_link", "Revoke the receipt link"
+    MARK_SHIPPED = "mark_shipped", "Mark shipped"
+    MARK_DELIVERED = "mark_delivered", "Mark delivered"
+
+
+class OrderAuditEntry(models.Model):
+    """Append-only record of every staff action on an order (who, when, what, why, outcome)."""
 
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     order = models.ForeignKey(Order, on_delete=models.PROTECT, related_name="audit_entries")
+    action = models.CharField(
+        max_length=24, choices=StaffAction.choices, default=StaffAction.ROLLBACK
+    )
     reason = models.CharField(max_length=500)
     outcome = models.CharField(max_length=40)
     detail = models.CharField(max_length=300, blank=True)
@@ -243,10 +259,14 @@ class RollbackAuditEntry(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        verbose_name_plural = "rollback audit entries"
+        verbose_name_plural = "order audit entries"
+        permissions = [
+            ("fulfil_order", "Can mark orders shipped or delivered"),
+            ("resend_receipt", "Can resend receipts and revoke receipt links"),
+        ]
 
     def __str__(self) -> str:
-        return f"{self.actor} rolled back {self.order_id}: {self.outcome}"
+        return f"{self.actor} {self.action} {self.order_id}: {self.outcome}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -318,58 +338,57 @@ class SimulatedRefund(models.Model):
         return f"{self.refund_id} {self.amount} of {self.charge_id}"
 
 
-class WebhookEventStatus(models.TextChoices):
-    PENDING = "pending", "Pending (not applied yet, or waiting for a retry)"
-    APPLIED = "applied", "Applied"
+class OutboxStatus(models.TextChoices):
+    PENDING = "pending", "Pending (not delivered yet, or waiting for a retry)"
+    DELIVERED = "delivered", "Delivered (sent or applied)"
     PARKED = "parked", "Parked for a person (failed too often)"
 
 
-class WebhookEvent(models.Model):
-    """A payment provider's event, stored once by its event id.
+class OutboxMessage(models.Model):
+    """Something the app does later, outside the transaction that decided it (checkout.outbox).
 
-    Only what applying it needs is kept (ids and type), never the body: a PaymentIntent carries
-    its client secret, and the truth about a payment is always read back from the provider."""
+    Written in the same transaction as the change it follows (a completed order's receipt) or
+    as the receipt of what asked for it (a provider's webhook event), and delivered by the
+    sweeps: one policy of tries, backoff and parking for every kind. `key` makes a message
+    unique: a second write under the same key is a duplicate and is dropped.
 
-    provider = models.CharField(max_length=20, default="stripe")
-    event_id = models.CharField(max_length=255)
-    event_type = models.CharField(max_length=100)
-    # The provider's id of the payment, as Payment.provider_charge_id holds it (pi_… for Stripe).
-    provider_payment_id = models.CharField(max_length=255, blank=True, db_index=True)
-    # Not a foreign key: an event may name an order this database does not hold.
+    The payload keeps only what delivering needs (ids, never a provider's event body: a
+    PaymentIntent carries its client secret)."""
+
+    kind = models.CharField(max_length=40, db_index=True)
+    key = models.CharField(max_length=255, unique=True)
+    payload = models.JSONField(default=dict, blank=True)
+    # Not a foreign key: a provider's event may name an order this database does not hold.
     order_id = models.UUIDField(null=True, blank=True, db_index=True)
     status = models.CharField(
-        max_length=10, choices=WebhookEventStatus.choices, default=WebhookEventStatus.PENDING
+        max_length=10, choices=OutboxStatus.choices, default=OutboxStatus.PENDING
     )
     attempts = models.PositiveSmallIntegerField(default=0)
     next_attempt_at = models.DateTimeField(null=True, blank=True)
-    outcome = models.CharField(max_length=300, blank=True, help_text="What applying it did.")
+    outcome = models.CharField(max_length=300, blank=True, help_text="What delivering it did.")
     last_error = models.CharField(max_length=300, blank=True)
-    provider_created_at = models.DateTimeField(null=True, blank=True)
-    received_at = models.DateTimeField(default=timezone.now, editable=False)
-    applied_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    delivered_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["-received_at", "-id"]
-        constraints = [
-            models.UniqueConstraint(fields=["provider", "event_id"], name="webhook_event_once")
-        ]
-        indexes = [models.Index(fields=["status", "next_attempt_at"], name="webhook_event_due")]
-        permissions = [("retry_webhookevent", "Can retry a parked webhook event")]
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["status", "next_attempt_at"], name="outbox_due")]
+        permissions = [("retry_outboxmessage", "Can retry a parked outbox message")]
 
     def __str__(self) -> str:
-        return f"{self.event_type} {self.event_id} ({self.status})"
+        return f"{self.kind} {self.key} ({self.status})"
 
 
-class ParkedWebhookEventManager(models.Manager):
+class ParkedOutboxMessageManager(models.Manager):
     def get_queryset(self):
-        return super().get_queryset().filter(status=WebhookEventStatus.PARKED)
+        return super().get_queryset().filter(status=OutboxStatus.PARKED)
 
 
-class ParkedWebhookEvent(WebhookEvent):
-    """The dead-letter list: events that failed to apply after every retry."""
+class ParkedOutboxMessage(OutboxMessage):
+    """The dead-letter list: messages that failed every try, waiting for a person."""
 
-    objects = ParkedWebhookEventManager()
+    objects = ParkedOutboxMessageManager()
 
     class Meta:
         proxy = True
-        verbose_name = "parked webhook event"
+        verbose_name = "parked outbox message"

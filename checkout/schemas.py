@@ -407,6 +407,19 @@ class OrderFailure(BaseModel):
     retryable: bool
 
 
+class FulfilmentOut(BaseModel):
+    status: Literal["unfulfilled", "shipped", "delivered"] = Field(
+        description="unfulfilled (paid, not shipped yet) → shipped → delivered."
+    )
+    delivery_earliest: date | None = Field(description="The promised delivery window's start.")
+    delivery_latest: date | None = Field(description="The promised delivery window's end.")
+    carrier: str | None = None
+    tracking_number: str | None = None
+    tracking_url: str | None = None
+    shipped_at: datetime | None = None
+    delivered_at: datetime | None = None
+
+
 class GetOrderOutput(ToolOutput, OrderTotals):
     order_id: UUID
     workflow_id: UUID | None
@@ -421,3 +434,6 @@ class GetOrderOutput(ToolOutput, OrderTotals):
     failure: OrderFailure | None = None
     payments: list[PaymentOut]
     saga: list[SagaStepOut] = Field(description="The checkout steps in order, with outcomes.")
+    fulfilment: FulfilmentOut = Field(
+        description="Where the gift is: shipping status, delivery window and tracking."
+    )

@@ -13,7 +13,7 @@ from django.db.models import F, OuterRef, Prefetch, Subquery
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from checkout.models import Order, OrderLine, Payment
+from checkout.models import Order, OrderLine, OrderStatus, Payment
 from checkout.payments.methods import payment_method
 from checkout.pricing import DeliveryOption, round_money
 from checkout.store import GiftWrap
@@ -118,6 +118,16 @@ def order_detail(order: Order) -> dict:
         "created_at": order.created_at,
         "expires_at": order.expires_at if order.status == "draft" else None,
         "failure": failure,
+        "fulfilment": {
+            "status": order.fulfilment_status,
+            "delivery_earliest": order.delivery_earliest,
+            "delivery_latest": order.delivery_latest,
+            "carrier": order.carrier or None,
+            "tracking_number": order.tracking_number or None,
+            "tracking_url": order.tracking_url or None,
+            "shipped_at": order.shipped_at,
+            "delivered_at": order.delivered_at,
+        },
         "payments": [
             {
                 "provider_charge_id": p.provider_charge_id or None,
@@ -289,3 +299,44 @@ def order_totals(order: Order) -> dict:
         },
         "summary": str(summary),
     }
+
+
+def fulfilment_of(*, order_id: uuid.UUID) -> dict | None:
+    """Where an order's gift is: fulfilment status, delivery window and tracking."""
+    return (
+        Order.objects.filter(pk=order_id)
+        .values(
+            "fulfilment_status",
+            "delivery_earliest",
+            "delivery_latest",
+            "carrier",
+            "tracking_number",
+            "tracking_url",
+        )
+        .first()
+    )
+
+
+def rollback_preview(order: Order) -> str:
+    """What rolling the order back would do, for staff to read before they confirm:
+    "refund 32.00 USD to Visa •••• 4242, release 1 unit, e-mail the customer: no"."""
+    if order.status == OrderStatus.CANCELLED:
+        return "Nothing: the order is already cancelled."
+    if order.status == OrderStatus.PROCESSING:
+        return "Refused while the checkout is running."
+    refund = sum(
+        (p.amount - p.refunded_amount for p in order.payments.all() if p.status == "succeeded"),
+        Decimal("0"),
+    )
+    units = sum(r.quantity for r in order.reservations.all() if r.status in ("held", "confirmed"))
+    parts = []
+    if refund:
+        card = payment_method_ref(order.payment_method_id)["label"]
+        parts.append(f"refund {refund:.2f} {order.currency} to {card}")
+    else:
+        parts.append("no refund (nothing was charged)")
+    parts.append(f"release {units} unit{'s' if units != 1 else ''}")
+    parts.append("cancel the order")
+    # No message goes to the customer on a rollback: staff tell them, if they should know.
+    parts.append("e-mail the customer: no")
+    return ", ".join(parts)

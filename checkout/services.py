@@ -24,7 +24,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
 from checkout import pricing, selectors
-from checkout.models import Order, OrderStatus, RollbackAuditEntry
+from checkout.models import FulfilmentStatus, Order, OrderAuditEntry, OrderStatus
 from checkout.payments.methods import offered_payment_methods
 from checkout.saga import cancellation, charge, compensation, draft
 from checkout.saga.cancellation import RollbackOutcome
@@ -43,7 +43,7 @@ from tool_runtime.observability import get_logger
 
 log = get_logger("checkout.rollback")
 
-AUDIT_DETAIL_MAX = RollbackAuditEntry._meta.get_field("detail").max_length
+AUDIT_DETAIL_MAX = OrderAuditEntry._meta.get_field("detail").max_length
 
 
 @dataclass(frozen=True)
@@ -186,8 +186,10 @@ def commit_order(
     order_id: uuid.UUID,
     confirmation_token: str | None,
     correlation_id: str,
+    locale: str = "en",
 ) -> CommittedOrder:
-    """Run the payment saga for an order the person confirmed in the widget."""
+    """Run the payment saga for an order the person confirmed in the widget (in `locale`, the
+    language of what is sent to them later)."""
     order = selectors.order_for(owner=owner, order_id=order_id)
     check_commit_order(
         order=order,
@@ -196,6 +198,9 @@ def commit_order(
         correlation_id=correlation_id,
     )
     if order.status not in IN_FLIGHT:  # in flight: a repeated confirm, answered as it stands
+        if order.locale != locale:
+            order.locale = locale
+            Order.objects.filter(pk=order.pk).update(locale=locale)
         outcome = charge.do_commit_order(order=order, correlation_id=correlation_id)
         if outcome.error_code:
             raise _checkout_failure(outcome.error_code, outcome.order)
@@ -373,18 +378,32 @@ class RollbackReport:
     detail: str
 
 
-def roll_back_order(*, order_id: object, reason: str, actor: str) -> RollbackOutcome:
-    """Staff rollback of one order: the same cancellation as cancel_order, refusals included."""
+def roll_back_order(
+    *, order_id: object, reason: str, actor: str, shipped_confirmed: bool = False
+) -> RollbackOutcome:
+    """Staff rollback of one order: the same cancellation as cancel_order, refusals included.
+    A gift already shipped is rolled back only when staff confirmed they know it was."""
     order = Order.objects.filter(pk=order_id).first()
     if order is None:
         return RollbackOutcome(REFUSED, "There is no such order.", code="NOT_FOUND")
+    if order.fulfilment_status != FulfilmentStatus.UNFULFILLED and not shipped_confirmed:
+        return RollbackOutcome(
+            REFUSED,
+            f"It was {order.fulfilment_status} ({order.carrier} {order.tracking_number}); "
+            "confirm that it was shipped to roll it back.",
+            code="ORDER_SHIPPED",
+        )
     return cancellation.do_cancel_order(
         order=order, reason=reason, actor=actor, correlation_id=uuid.uuid4().hex
     )
 
 
 def roll_back_orders(
-    *, order_ids: Iterable[uuid.UUID], reason: str, actor: AbstractBaseUser
+    *,
+    order_ids: Iterable[uuid.UUID],
+    reason: str,
+    actor: AbstractBaseUser,
+    shipped_confirmed: bool = False,
 ) -> list[RollbackReport]:
     """Staff rollback from the admin: roll back each order independently (one refusal or
     failure never stops the others) and audit every attempt, append-only, with who and why."""
@@ -394,7 +413,12 @@ def roll_back_orders(
     reports = []
     for order_id in order_ids:
         try:
-            result = roll_back_order(order_id=order_id, reason=reason, actor=actor.get_username())
+            result = roll_back_order(
+                order_id=order_id,
+                reason=reason,
+                actor=actor.get_username(),
+                shipped_confirmed=shipped_confirmed,
+            )
             outcome, detail = str(result.outcome), str(result.detail or "")
         except Exception:
             # The audit must still say the attempt happened; staff get an id to find the log line.
@@ -404,7 +428,7 @@ def roll_back_orders(
             )
             outcome = ERROR
             detail = f"Unexpected error; quote correlation id {correlation_id} to engineering."
-        RollbackAuditEntry.objects.create(
+        OrderAuditEntry.objects.create(
             actor=actor,
             order_id=order_id,
             reason=reason,

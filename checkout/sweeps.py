@@ -1,5 +1,5 @@
 """Background sweeps: one pass expires stale drafts, recovers stuck sagas, reconciles pending
-payments, retries provider webhook events that failed to apply, and purges expired idempotency
+payments, delivers the outbox's due messages (provider events to apply, e-mails to send), and purges expired idempotency
 keys and expired QA preview API tokens.
 
 Safe on several machines at once: each batch of orders is leased (checkout.saga.lease), the
@@ -18,7 +18,7 @@ from datetime import timedelta
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from checkout import webhooks
+from checkout import outbox
 from checkout.models import Order, OrderStatus, Payment, PaymentStatus, SagaStep
 from checkout.payments.provider import ProviderError
 from checkout.saga import compensation, lease, recovery
@@ -42,8 +42,8 @@ class SweepReport:
     reconciled: int = 0  # undecided payments settled with the provider
     purged: int = 0  # expired idempotency keys deleted
     purged_tokens: int = 0  # expired (QA preview) API tokens deleted
-    webhooks_applied: int = 0  # provider events applied on a retry
-    webhooks_parked: int = 0  # provider events that failed their last try, parked for a person
+    outbox_delivered: int = 0  # outbox messages delivered (webhook events applied, e-mails sent)
+    outbox_parked: int = 0  # outbox messages that failed their last try, parked for a person
     errors: int = 0  # orders that could not be handled this pass (left for the next one)
 
     def summary(self) -> str:
@@ -51,7 +51,7 @@ class SweepReport:
             f"sweep: expired={self.expired} abandoned={self.abandoned} recovered={self.recovered} "
             f"reconciled={self.reconciled} "
             f"purged_keys={self.purged} purged_tokens={self.purged_tokens} "
-            f"webhooks_applied={self.webhooks_applied} webhooks_parked={self.webhooks_parked} "
+            f"outbox_delivered={self.outbox_delivered} outbox_parked={self.outbox_parked} "
             f"errors={self.errors}"
         )
 
@@ -81,8 +81,8 @@ def run_sweeps(*, older_than_seconds: float = DEFAULT_OLDER_THAN_SECONDS) -> Swe
     report.reconciled = _each(
         undecided_payments(), lambda o: recovery.reconcile_order(o, correlation_id=cid), report
     )
-    retried = webhooks.retry_due_events()
-    report.webhooks_applied, report.webhooks_parked = retried.applied, retried.parked
+    delivered = outbox.deliver_due()
+    report.outbox_delivered, report.outbox_parked = delivered.delivered, delivered.parked
     report.purged = purge_expired_keys()
     report.purged_tokens = purge_expired_api_tokens()
     get_logger(LOGGER).info("sweep_pass", correlation_id=cid, **report.__dict__)

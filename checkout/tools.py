@@ -129,6 +129,7 @@ def commit_order_tool(context: ToolContext, args: CommitOrderInput) -> ToolResul
         order_id=args.order_id,
         confirmation_token=args.confirmation_token,
         correlation_id=context.correlation_id,
+        locale=context.locale,
     )
     return _commit_answer(committed, args)
 
@@ -151,9 +152,11 @@ def _commit_answer(committed: services.CommittedOrder, args: CommitOrderInput) -
         currency=order.currency,
         message=COMMIT_MESSAGES[order.status],
     )
+    meta = {"idempotency_key": args.idempotency_key}
+    if order.receipt_key:  # the person's receipt link: for the widget, never for the model
+        meta["receipt_key"] = order.receipt_key
     # An order still being paid is not a final answer: the key does not keep it.
-    final = order.status not in IN_FLIGHT
-    return ToolResult(output, {"idempotency_key": args.idempotency_key}, final=final)
+    return ToolResult(output, meta, final=order.status not in IN_FLIGHT)
 
 
 def cancel_order_tool(context: ToolContext, args: CancelOrderInput) -> ToolResult:
@@ -178,8 +181,10 @@ def cancel_order_tool(context: ToolContext, args: CancelOrderInput) -> ToolResul
 
 def get_order_tool(context: ToolContext, args: GetOrderInput) -> ToolResult:
     order = selectors.order_with_history(owner=context.principal, order_id=args.order_id)
+    # The person's receipt link: for the widget, never for the model.
+    meta = {"receipt_key": order.receipt_key} if order.receipt_key else {}
     with translation.override(context.locale):
-        return ToolResult(GetOrderOutput(**selectors.order_detail(order)))
+        return ToolResult(GetOrderOutput(**selectors.order_detail(order)), meta)
 
 
 register(
@@ -292,9 +297,10 @@ register(
         title="Show an order",
         description=(
             "Read one of the person's orders: status, line items and totals, the delivery option and its "
-            "arrival window, gift options, payments (charged, refunded) and the checkout "
-            "steps with their outcomes, plus the failure reason if any. Call it to follow a payment_pending "
-            "order or to explain a failure. It changes nothing; do NOT call it in a tight loop."
+            "arrival window, gift options, payments (charged, refunded), the checkout steps with their "
+            "outcomes, the failure reason if any, and fulfilment: shipping status (unfulfilled, shipped, "
+            "delivered) and tracking. Call it to follow a payment_pending order, to explain a failure, or "
+            "when the person asks where their gift is. It changes nothing; do NOT call it in a tight loop."
         ),
         input_model=GetOrderInput,
         output_model=GetOrderOutput,

@@ -5,9 +5,9 @@ state (gateway.lookup / gateway.retrieve) and moves the order only where that di
 records, through the same saga and compensation services the sweeps use. So an event that
 arrives twice, out of order, or after a sweep already settled the order changes nothing.
 
-Receiving stores the event (unique per provider and event id) and tries to apply it once; an
-apply that fails is retried by the sweeps with exponential backoff and, after
-WEBHOOK_MAX_ATTEMPTS tries, parked for a person (the admin's dead-letter list retries it).
+Receiving stores the event as an outbox message (unique per provider and event id) and tries
+to apply it once; an apply that fails is retried by the outbox's policy (checkout.outbox): the
+sweeps try again with exponential backoff and then park it for a person.
 """
 
 from __future__ import annotations
@@ -15,24 +15,23 @@ from __future__ import annotations
 import time
 import uuid
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import stripe
 from django.conf import settings
-from django.db import IntegrityError, transaction
-from django.db.models import F
-from django.utils import timezone
+from django.db import transaction
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from checkout import outbox
 from checkout.models import (
     Order,
     OrderStatus,
+    OutboxMessage,
+    OutboxStatus,
     Payment,
     PaymentStatus,
     SagaStepName,
     SagaStepStatus,
-    WebhookEvent,
-    WebhookEventStatus,
 )
 from checkout.payments import gateway
 from checkout.payments.gateway import ChargeResult
@@ -44,7 +43,7 @@ from tool_runtime.observability import get_logger
 from tool_runtime.text import PrintableText
 
 LOGGER = "giftgenius.checkout.webhooks"
-BATCH = 100
+OUTBOX_KIND = "stripe_event"
 # Events whose payment we settle; any other type is answered 2xx and ignored.
 PAYMENT_EVENTS = frozenset({"payment_intent.succeeded", "payment_intent.payment_failed"})
 REFUND_EVENTS = frozenset({"charge.refunded"})
@@ -81,11 +80,32 @@ class Receipt:
     status: str  # applied | pending | parked (stored) · duplicate | ignored (not stored)
 
 
-@dataclass
-class RetryReport:
-    applied: int = 0
-    parked: int = 0
-    pending: int = 0  # failed again, another try is scheduled
+@dataclass(frozen=True)
+class StoredEvent:
+    """What applying an event needs, as its outbox message keeps it."""
+
+    event_id: str
+    event_type: str
+    provider_payment_id: str
+    order_id: uuid.UUID | None
+
+    @classmethod
+    def of(cls, message: OutboxMessage) -> StoredEvent:
+        payload = message.payload
+        return cls(
+            event_id=payload["event_id"],
+            event_type=payload["event_type"],
+            provider_payment_id=payload.get("provider_payment_id", ""),
+            order_id=message.order_id,
+        )
+
+
+# The Stripe-facing status of a stored event.
+RECEIPT_STATUS = {
+    OutboxStatus.DELIVERED: "applied",
+    OutboxStatus.PENDING: "pending",
+    OutboxStatus.PARKED: "parked",
+}
 
 
 # --- the event's shape: only what applying needs ----------------------------------------------
@@ -129,25 +149,25 @@ def receive_stripe_event(*, payload: bytes, signature_header: str | None) -> Rec
         _log().info("webhook_ignored", event_id=event.id, event_type=event.type)
         return Receipt(event.id, event.type, "ignored")
     obj = event.data.object
-    try:
-        with transaction.atomic():
-            stored = WebhookEvent.objects.create(
-                provider="stripe",
-                event_id=event.id,
-                event_type=event.type,
-                provider_payment_id=obj.payment_intent or obj.id,
-                order_id=_uuid_or_none(obj.metadata.get("order_id")),
-                provider_created_at=(
-                    datetime.fromtimestamp(event.created, tz=UTC) if event.created else None
-                ),
-                # Due at once: if this process dies before applying it, the sweeps will.
-                next_attempt_at=timezone.now(),
-            )
-    except IntegrityError:
+    created = datetime.fromtimestamp(event.created, tz=UTC).isoformat() if event.created else None
+    stored = outbox.enqueue(
+        kind=OUTBOX_KIND,
+        key=f"stripe:{event.id}",
+        payload={
+            "event_id": event.id,
+            "event_type": event.type,
+            "provider_payment_id": obj.payment_intent or obj.id,
+            "provider_created_at": created,
+        },
+        order_id=_uuid_or_none(obj.metadata.get("order_id")),
+    )
+    if stored is None:
         _log().info("webhook_duplicate", event_id=event.id, event_type=event.type)
         return Receipt(event.id, event.type, "duplicate")
     _log().info("webhook_received", event_id=event.id, event_type=event.type)
-    return Receipt(event.id, event.type, apply_stored_event(event_pk=stored.pk))
+    # One try now; if this process dies before it, the sweeps deliver it (it is due at once).
+    status = outbox.deliver(message_pk=stored.pk)
+    return Receipt(event.id, event.type, RECEIPT_STATUS[status])
 
 
 def too_large() -> WebhookRejected:
@@ -222,59 +242,21 @@ def _uuid_or_none(value: str | None) -> uuid.UUID | None:
 # --- applying ---------------------------------------------------------------------------------
 
 
-def backoff(attempt: int) -> timedelta:
-    """How long after a failed try (1, 2, …) the next one is due."""
-    seconds = settings.WEBHOOK_RETRY_BASE_SECONDS * 2 ** (attempt - 1)
-    return timedelta(seconds=min(seconds, settings.WEBHOOK_RETRY_MAX_SECONDS))
-
-
-def apply_stored_event(*, event_pk: int) -> str:
-    """Claim a pending event, apply it and record the result; returns its status afterwards."""
-    event = WebhookEvent.objects.get(pk=event_pk)
-    if event.status != WebhookEventStatus.PENDING:
-        return event.status
-    attempt = event.attempts + 1
-    now = timezone.now()
-    # Compare-and-swap on the attempt count: one applier per try, and a try that dies is
-    # retried once its backoff has passed.
-    claimed = WebhookEvent.objects.filter(
-        pk=event.pk, status=WebhookEventStatus.PENDING, attempts=event.attempts
-    ).update(attempts=F("attempts") + 1, next_attempt_at=now + backoff(attempt))
-    if not claimed:
-        return WebhookEventStatus.PENDING
+def apply_event(message: OutboxMessage) -> str:
+    """The outbox's handler for a stored provider event: returns what applying it did."""
+    event = StoredEvent.of(message)
     correlation_id = f"webhook-{uuid.uuid4().hex[:12]}"
-    fields = {"event_id": event.event_id, "event_type": event.event_type, "attempt": attempt}
-    try:
-        outcome = _apply(event, correlation_id=correlation_id)
-    except Exception as exc:  # every failure is retried later, then parked for a person
-        parked = attempt >= settings.WEBHOOK_MAX_ATTEMPTS
-        status = WebhookEventStatus.PARKED if parked else WebhookEventStatus.PENDING
-        error = f"{type(exc).__name__}: {getattr(exc, 'code', '') or exc}"[:300]
-        WebhookEvent.objects.filter(pk=event.pk).update(
-            status=status,
-            last_error=error,
-            next_attempt_at=None if parked else now + backoff(attempt),
-        )
-        _log().warning(
-            "webhook_apply_failed",
-            correlation_id=correlation_id,
-            parked=parked,
-            error=type(exc).__name__,
-            **fields,
-        )
-        return status
-    WebhookEvent.objects.filter(pk=event.pk).update(
-        status=WebhookEventStatus.APPLIED,
-        outcome=outcome[:300],
-        last_error="",
-        next_attempt_at=None,
-        applied_at=timezone.now(),
+    _log().info(
+        "webhook_applying",
+        correlation_id=correlation_id,
+        event_id=event.event_id,
+        event_type=event.event_type,
+        attempt=message.attempts,
     )
-    _log().info("webhook_applied", correlation_id=correlation_id, outcome=outcome, **fields)
-    return WebhookEventStatus.APPLIED
+    return _apply(event, correlation_id=correlation_id)
 
 
-def _apply(event: WebhookEvent, *, correlation_id: str) -> str:
+def _apply(event: StoredEvent, *, correlation_id: str) -> str:
     order = _order_for(event)
     if order is None:
         return "No order here matches this payment; nothing to do."
@@ -291,7 +273,7 @@ def _apply(event: WebhookEvent, *, correlation_id: str) -> str:
         lease.release_order(order_id=order.pk, lease_until=lease_until)
 
 
-def _order_for(event: WebhookEvent) -> Order | None:
+def _order_for(event: StoredEvent) -> Order | None:
     if event.order_id is not None:
         order = Order.objects.filter(pk=event.order_id).first()
         if order is not None:
@@ -396,36 +378,3 @@ def _record_provider_refunds(order: Order, *, correlation_id: str) -> str:
         return "Refunded in full at the provider: recorded, stock released, order cancelled."
     _log().warning("webhook_partial_refund", order_id=str(order.pk), correlation_id=correlation_id)
     return "Recorded a refund made at the provider; the order keeps its status for staff to review."
-
-
-# --- retries (the sweeps) and the dead-letter list (the admin) -------------------------------
-
-
-def retry_due_events(*, now: datetime | None = None) -> RetryReport:
-    """Apply every pending event whose next try is due (a batch per pass)."""
-    report = RetryReport()
-    due = WebhookEvent.objects.filter(
-        status=WebhookEventStatus.PENDING, next_attempt_at__lte=now or timezone.now()
-    ).order_by("next_attempt_at", "pk")
-    for pk in list(due.values_list("pk", flat=True)[:BATCH]):
-        status = apply_stored_event(event_pk=pk)
-        if status == WebhookEventStatus.APPLIED:
-            report.applied += 1
-        elif status == WebhookEventStatus.PARKED:
-            report.parked += 1
-        else:
-            report.pending += 1
-    return report
-
-
-def retry_parked_events(*, event_pks: list[int]) -> dict[int, str]:
-    """A person's "retry": each parked event gets a fresh set of tries, the first one now."""
-    results = {}
-    for pk in event_pks:
-        requeued = WebhookEvent.objects.filter(pk=pk, status=WebhookEventStatus.PARKED).update(
-            status=WebhookEventStatus.PENDING, attempts=0, next_attempt_at=timezone.now()
-        )
-        if requeued:
-            _log().info("webhook_requeued", event_pk=pk)
-            results[pk] = apply_stored_event(event_pk=pk)
-    return results

@@ -110,3 +110,12 @@ def payment_methods() -> list[dict[str, str]]:
         {"id": m.id, "label": m.label, "description": m.description}
         for m in offered_payment_methods()
     ]
+
+
+def order_fulfilment(order_id: Any) -> dict[str, Any] | None:
+    """Where an order's gift is (status, delivery window, tracking), or None."""
+    try:
+        key = UUID(str(order_id))
+    except ValueError:
+        return None
+    return checkout_selectors.fulfilment_of(order_id=key)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from widget import views
+from widget import receipts, views
 
 app_name = "widget"
 
@@ -9,5 +9,6 @@ urlpatterns = [
     path("widget/actions/<str:tool>", views.widget_action, name="action"),
     path("preview/", views.preview, name="preview"),
     path("preview/frame/", views.preview_frame, name="preview-frame"),
+    path("receipts/<str:receipt_key>/", receipts.receipt_page, name="receipt"),
     path("favicon.ico", views.favicon, name="favicon"),
 ]

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
-from checkout import selectors
+from checkout import receipts, selectors
 from checkout.errors import RETRYABLE_FAILURES
 from checkout.models import (
     Order,
@@ -371,16 +371,20 @@ def complete(*, order: Order, correlation_id: str) -> SagaOutcome:
     started = timezone.now()
     with transaction.atomic():
         workflow = lock_workflow(order.workflow_id)
+        receipt_key = receipts.new_receipt_key()
         done = Order.objects.filter(pk=order.pk, status__in=IN_FLIGHT).update(
             status=OrderStatus.COMPLETED,
             confirmation_used_at=timezone.now(),
             failure_code="",
             failure_message="",
+            receipt_key=receipt_key,
         )
         if done:
             Reservation.objects.filter(order=order, status=ReservationStatus.HELD).update(
                 status=ReservationStatus.CONFIRMED
             )
+            order.receipt_key = receipt_key
+            receipts.do_enqueue_confirmation(order=order)
             if workflow is not None and flow.can_move(workflow.current_step, Step.COMPLETED):
                 flow.move(workflow, Step.COMPLETED)
                 workflow.save(update_fields=["current_step", "visited_steps", "updated_at"])

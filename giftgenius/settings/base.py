@@ -280,11 +280,27 @@ SIMULATOR_PENDING_SETTLE_SECONDS = float(os.environ.get("SIMULATOR_PENDING_SETTL
 # STRIPE_WEBHOOK_SECRET above. Without a secret the endpoint answers 404.
 STRIPE_WEBHOOK_TOLERANCE_SECONDS = int(os.environ.get("STRIPE_WEBHOOK_TOLERANCE_SECONDS", "300"))
 WEBHOOK_MAX_BODY_BYTES = 1024 * 1024
-# An event that fails to apply is retried by the sweeps after base·2^(n-1) seconds (capped),
-# then parked for a person after this many tries.
-WEBHOOK_MAX_ATTEMPTS = int(os.environ.get("WEBHOOK_MAX_ATTEMPTS", "5"))
-WEBHOOK_RETRY_BASE_SECONDS = float(os.environ.get("WEBHOOK_RETRY_BASE_SECONDS", "30"))
-WEBHOOK_RETRY_MAX_SECONDS = float(os.environ.get("WEBHOOK_RETRY_MAX_SECONDS", "3600"))
+# --- The shop, and the e-mail it sends (receipts, through the outbox) ---
+SHOP_NAME = os.environ.get("SHOP_NAME", "GiftGenius")
+# E-mails write times in the shop's zone and name it (the person's own zone is not known there).
+SHOP_TIME_ZONE = os.environ.get("SHOP_TIME_ZONE", "Europe/Warsaw")
+# SMTP from the environment by default; a provider's Django backend (EMAIL_BACKEND) works too.
+# `make run` prints e-mails to the console (settings.dev); tests use Django's locmem outbox.
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_TIMEOUT = float(os.environ.get("EMAIL_TIMEOUT", "10"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "GiftGenius <orders@giftgenius.example>")
+
+# The outbox (checkout.outbox: webhook events to apply, e-mails to send): a delivery that fails
+# is retried by the sweeps after base·2^(n-1) seconds (capped), then parked for a person after
+# this many tries.
+OUTBOX_MAX_ATTEMPTS = int(os.environ.get("OUTBOX_MAX_ATTEMPTS", "5"))
+OUTBOX_RETRY_BASE_SECONDS = float(os.environ.get("OUTBOX_RETRY_BASE_SECONDS", "30"))
+OUTBOX_RETRY_MAX_SECONDS = float(os.environ.get("OUTBOX_RETRY_MAX_SECONDS", "3600"))
 
 # --- OAuth 2.1 sign-in for /mcp and /api/tools ---
 # GiftGenius is its own authorization server (django-oauth-toolkit): authorization code with

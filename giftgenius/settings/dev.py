@@ -8,6 +8,8 @@ from .base import env_bool
 DEBUG = env_bool("DEBUG", True)
 FAULT_INJECTION_ENABLED = env_bool("FAULT_INJECTION_ENABLED", True)
 WIDGET_DEMO_SHIPPING = env_bool("WIDGET_DEMO_SHIPPING", True)  # the QA preview's demo address
+# Receipts are printed by the sweeps' process (`make run` runs it beside the server).
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 # Under debug an edited fragment template shows at once: no remembered renderings.
 WIDGET_FRAGMENT_CACHE_SIZE = int(
     os.environ.get("WIDGET_FRAGMENT_CACHE_SIZE", "0" if DEBUG else "1024")

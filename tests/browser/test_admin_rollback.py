@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from checkout.ledger import check_ledger
-from checkout.models import Order, OrderStatus, RollbackAuditEntry, SimulatedRefund
+from checkout.models import Order, OrderAuditEntry, OrderStatus, SimulatedRefund
 from tests.browser.conftest import BROWSER_DB, log_in, screenshot
 from tests.fixtures import paid_order
 
@@ -46,7 +46,7 @@ def test_roll_back_a_paid_order_from_its_page(server: str, page: Page, api) -> N
     screenshot(page, "admin-rollback-done")
     order = Order.objects.get(pk=placed.order_id)
     assert order.status == OrderStatus.CANCELLED
-    entry = RollbackAuditEntry.objects.get(order=order)
+    entry = OrderAuditEntry.objects.get(order=order)
     assert (entry.actor.username, entry.outcome) == ("admin", "rolled_back")
     assert SimulatedRefund.objects.count() == 1
     assert_ledger_clean()

@@ -16,10 +16,10 @@ from django.urls import reverse
 from checkout.ledger import check_ledger
 from checkout.models import (
     Order,
+    OrderAuditEntry,
     OrderStatus,
     Payment,
     Reservation,
-    RollbackAuditEntry,
     SagaStep,
     SagaStepName,
     SimulatedCharge,
@@ -88,7 +88,7 @@ def test_rolling_back_a_paid_order_refunds_releases_and_cancels(api, demo_catalo
     assert reservations and all(r.status == "released" for r in reservations)
     product.refresh_from_db()
     assert product.stock == stock_after_sale + sum(r.quantity for r in reservations)
-    entry = RollbackAuditEntry.objects.get(order=order)
+    entry = OrderAuditEntry.objects.get(order=order)
     assert (entry.actor, entry.outcome, entry.reason) == (
         operator.user,
         "rolled_back",
@@ -108,7 +108,7 @@ def test_a_second_rollback_refunds_nothing_and_says_so(api, demo_catalog, operat
     assert SimulatedRefund.objects.count() == 1
     assert Product.objects.get(pk=placed.product_id).stock == stock
     outcomes = list(
-        RollbackAuditEntry.objects.filter(order_id=placed.order_id)
+        OrderAuditEntry.objects.filter(order_id=placed.order_id)
         .order_by("created_at", "id")
         .values_list("outcome", flat=True)
     )
@@ -132,7 +132,7 @@ def test_an_order_whose_saga_is_running_is_refused(api, demo_catalog, operator, 
     assert any(f"Order {placed.order_id} rolled back" in m for m in messages), messages
     running.refresh_from_db()
     assert running.status == OrderStatus.PROCESSING  # untouched
-    assert RollbackAuditEntry.objects.get(order=running).outcome == "refused"
+    assert OrderAuditEntry.objects.get(order=running).outcome == "refused"
     assert Order.objects.get(pk=placed.order_id).status == OrderStatus.CANCELLED
 
 
@@ -183,7 +183,7 @@ def test_provider_outage_refuses_the_rollback_and_changes_nothing(api, demo_cata
     assert any(f"Order {placed.order_id} refused" in m for m in messages), messages
     assert Order.objects.get(pk=placed.order_id).status == OrderStatus.COMPLETED
     assert SimulatedRefund.objects.count() == 0
-    assert RollbackAuditEntry.objects.get(order_id=placed.order_id).outcome == "refused"
+    assert OrderAuditEntry.objects.get(order_id=placed.order_id).outcome == "refused"
     # Once the provider is back, the same rollback goes through.
     messages = roll_back(operator, [placed.order_id])
     assert any("rolled back" in m for m in messages), messages
@@ -247,7 +247,7 @@ def test_rolling_back_a_retryably_failed_order_says_it_ends_the_retry(api, demo_
     assert len(messages) == 1
     assert "closed for good: the person can no longer retry this order" in messages[0]
     assert "nothing to do" not in messages[0]
-    entry = RollbackAuditEntry.objects.get(order_id=placed.order_id)
+    entry = OrderAuditEntry.objects.get(order_id=placed.order_id)
     assert entry.outcome == "closed_for_good"
     assert "can no longer retry" in entry.detail
     retried = placed.commit(api)  # the same confirmation: spent now
@@ -257,7 +257,7 @@ def test_rolling_back_a_retryably_failed_order_says_it_ends_the_retry(api, demo_
 
     assert again[-1].endswith("already rolled back: The order is already failed; nothing to do.")
     assert list(
-        RollbackAuditEntry.objects.filter(order_id=placed.order_id)
+        OrderAuditEntry.objects.filter(order_id=placed.order_id)
         .order_by("created_at", "pk")
         .values_list("outcome", flat=True)
     ) == ["closed_for_good", "already_rolled_back"]
@@ -274,5 +274,5 @@ def test_a_reason_that_is_not_printable_text_rolls_nothing_back(
     assert response.status_code == 200
     assert list(response.context["form"].errors) == ["reason"]
     assert Order.objects.get(pk=placed.order_id).status == OrderStatus.COMPLETED
-    assert not RollbackAuditEntry.objects.exists()
+    assert not OrderAuditEntry.objects.exists()
     ledger_is_clean()

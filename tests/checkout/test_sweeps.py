@@ -196,7 +196,7 @@ def test_run_sweeps_command_prints_one_summary_line_per_pass(api, monkeypatch):
     call_command("run_sweeps", "--older-than", "0", stdout=out)
     assert out.getvalue().splitlines() == [
         "sweep: expired=1 abandoned=0 recovered=0 reconciled=0 purged_keys=0 purged_tokens=0 "
-        "webhooks_applied=0 webhooks_parked=0 errors=0"
+        "outbox_delivered=0 outbox_parked=0 errors=0"
     ]
 
     import checkout.management.commands.run_sweeps as command

@@ -21,18 +21,18 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 from django.utils import timezone
 
-from checkout import webhooks
+from checkout import outbox, webhooks
 from checkout.models import (
     Order,
     OrderStatus,
+    OutboxMessage,
+    OutboxStatus,
     Payment,
     PaymentStatus,
     Reservation,
     SagaStep,
     SimulatedCharge,
     SimulatedRefund,
-    WebhookEvent,
-    WebhookEventStatus,
 )
 from checkout.payments import simulator
 from checkout.payments.provider import get_provider
@@ -60,8 +60,8 @@ CLIENT_SECRET = "pi_123_secret_do_not_log_me"
 @pytest.fixture(autouse=True)
 def webhook_secret(settings):
     settings.STRIPE_WEBHOOK_SECRET = SECRET
-    settings.WEBHOOK_MAX_ATTEMPTS = 3
-    settings.WEBHOOK_RETRY_BASE_SECONDS = 30
+    settings.OUTBOX_MAX_ATTEMPTS = 3
+    settings.OUTBOX_RETRY_BASE_SECONDS = 30
     return SECRET
 
 
@@ -91,6 +91,11 @@ def send(body: dict | str | bytes, *, secret: str = SECRET, timestamp=None, sign
     extra = {"HTTP_STRIPE_SIGNATURE": header} if header else {}
     response = Client().post(URL, data=payload, content_type="application/json", **extra)
     return response.status_code, json.loads(response.content)
+
+
+def stored_events():
+    """The provider events the outbox holds (a completed order's receipt sits beside them)."""
+    return OutboxMessage.objects.filter(kind=webhooks.OUTBOX_KIND)
 
 
 def payment_of(order_id) -> Payment:
@@ -137,8 +142,8 @@ def test_a_succeeded_event_completes_a_pending_order(api, settings):
     assert status == 200 and body["status"] == "applied", body
     assert order_of(order_id).status == OrderStatus.COMPLETED
     assert payment_of(order_id).status == PaymentStatus.SUCCEEDED
-    stored = WebhookEvent.objects.get()
-    assert stored.status == WebhookEventStatus.APPLIED and stored.attempts == 1
+    stored = stored_events().get()
+    assert stored.status == OutboxStatus.DELIVERED and stored.attempts == 1
     assert stored.order_id == uuid.UUID(order_id) and "succeeded" in stored.outcome
     assert_books_balance(product, initial={product.pk: 5})
 
@@ -149,7 +154,7 @@ def test_an_event_is_only_a_hint_the_provider_is_asked(api, settings):
     status, body = send(event("payment_intent.succeeded", order_id=order_id, payment_id="pi_1"))
     assert status == 200 and body["status"] == "applied"
     assert order_of(order_id).status == OrderStatus.PAYMENT_PENDING
-    assert WebhookEvent.objects.get().outcome == "Already in agreement with the provider."
+    assert stored_events().get().outcome == "Already in agreement with the provider."
 
 
 def test_the_order_is_found_by_the_payment_id_when_metadata_lacks_it(api, settings):
@@ -168,7 +173,7 @@ def test_an_event_for_no_order_of_ours_changes_nothing(api):
         event("payment_intent.succeeded", order_id=uuid.uuid4(), payment_id="pi_foreign")
     )
     assert status == 200 and body["status"] == "applied"
-    assert "No order here" in WebhookEvent.objects.get().outcome
+    assert "No order here" in stored_events().get().outcome
     assert not Order.objects.exists()
 
 
@@ -226,7 +231,7 @@ def test_an_event_delivered_twice_is_stored_and_applied_once(api, settings):
     status, answer = send(body)
 
     assert status == 200 and answer["status"] == "duplicate"
-    assert WebhookEvent.objects.count() == 1
+    assert stored_events().count() == 1
     assert footprint(order_id) == after_first
     assert_books_balance(product, initial={product.pk: 5})
 
@@ -244,7 +249,7 @@ def test_events_out_of_order_change_nothing_twice(api, settings):
 
     assert footprint(order_id) == settled
     assert order_of(order_id).status == OrderStatus.COMPLETED
-    assert WebhookEvent.objects.filter(status=WebhookEventStatus.APPLIED).count() == 3
+    assert stored_events().filter(status=OutboxStatus.DELIVERED).count() == 3
     assert_books_balance(product, initial={product.pk: 5})
 
 
@@ -271,7 +276,7 @@ def test_a_failed_event_for_a_declined_order_changes_nothing(api):
     send(event("payment_intent.payment_failed", order_id=order_id, payment_id="pi_declined"))
 
     assert footprint(order_id) == declined
-    assert WebhookEvent.objects.get().outcome == "Already in agreement with the provider."
+    assert stored_events().get().outcome == "Already in agreement with the provider."
     assert_books_balance(product, initial={product.pk: 5})
 
 
@@ -283,14 +288,14 @@ def test_an_event_waits_while_a_sweep_holds_the_order(api, settings):
     lease = claim_order(order_id=order_id)
     assert send(event("payment_intent.succeeded", order_id=order_id, payment_id="pi_l"))[1] == {
         "received": True,
-        "event_id": WebhookEvent.objects.get().event_id,
+        "event_id": stored_events().get().payload["event_id"],
         "status": "pending",
     }
     assert order_of(order_id).status == OrderStatus.PAYMENT_PENDING
-    assert WebhookEvent.objects.get().last_error.startswith("OrderBusy")
+    assert stored_events().get().last_error.startswith("OrderBusy")
     release_order(order_id=order_id, lease_until=lease)
 
-    assert webhooks.retry_due_events(now=timezone.now() + timedelta(minutes=1)).applied == 1
+    assert outbox.deliver_due(now=timezone.now() + timedelta(minutes=1)).delivered == 1
     assert order_of(order_id).status == OrderStatus.COMPLETED
     assert_books_balance(product, initial={product.pk: 5})
 
@@ -303,7 +308,7 @@ def test_an_event_during_the_saga_leaves_it_to_the_saga(api):
     before = footprint(order_id)
     send(event("payment_intent.succeeded", order_id=order_id, payment_id="pi_6"))
     assert footprint(order_id) == before
-    assert "running" in WebhookEvent.objects.get().outcome
+    assert "running" in stored_events().get().outcome
 
 
 # --- refunds --------------------------------------------------------------------------------
@@ -337,7 +342,7 @@ def test_a_refund_made_at_the_provider_cancels_the_completed_order(api, demo_cat
     settled = footprint(order.order_id)
     send(event("charge.refunded", order_id=order.order_id, payment_id=payment.provider_charge_id))
     assert footprint(order.order_id) == settled
-    assert WebhookEvent.objects.order_by("pk").last().outcome == "Refunds already recorded."
+    assert stored_events().order_by("pk").last().outcome == "Refunds already recorded."
 
 
 def test_the_event_of_our_own_refund_changes_nothing(api, demo_catalog):
@@ -363,7 +368,7 @@ def test_a_partial_refund_at_the_provider_is_recorded_and_left_for_staff(api, de
     payment.refresh_from_db()
     assert (payment.status, payment.refunded_amount) == (PaymentStatus.SUCCEEDED, Decimal("5.00"))
     assert order_of(order.order_id).status == OrderStatus.COMPLETED
-    assert "staff" in WebhookEvent.objects.get().outcome
+    assert "staff" in stored_events().get().outcome
 
 
 # --- failures: retried with backoff, then parked; the admin's retry -------------------------
@@ -377,39 +382,39 @@ def test_an_event_that_cannot_be_applied_is_retried_with_backoff_then_parked(api
     with simulator.outage():
         status, answer = send(body)
         assert status == 200 and answer["status"] == "pending"  # stored: Stripe need not resend
-        stored = WebhookEvent.objects.get()
+        stored = stored_events().get()
         assert stored.attempts == 1 and "ProviderUnavailable" in stored.last_error
         first_due = stored.next_attempt_at
-        assert timedelta(seconds=29) < first_due - stored.received_at < timedelta(seconds=31)
+        assert timedelta(seconds=29) < first_due - stored.created_at < timedelta(seconds=31)
         # Not due yet: nothing happens.
-        assert webhooks.retry_due_events().pending == 0
-        assert webhooks.retry_due_events(now=first_due).pending == 1
+        assert outbox.deliver_due().pending == 0
+        assert outbox.deliver_due(now=first_due).pending == 1
         stored.refresh_from_db()
         assert stored.attempts == 2
         # 30 s after the first try, 60 s after the second.
         assert stored.next_attempt_at - timezone.now() > timedelta(seconds=59)
-        report = webhooks.retry_due_events(now=stored.next_attempt_at)
+        report = outbox.deliver_due(now=stored.next_attempt_at)
         assert report.parked == 1
     stored.refresh_from_db()
     assert (stored.status, stored.attempts, stored.next_attempt_at) == ("parked", 3, None)
     assert order_of(order_id).status == OrderStatus.PAYMENT_PENDING
     # Parked events are not retried by the sweeps any more.
-    assert webhooks.retry_due_events(now=timezone.now() + timedelta(days=1)).applied == 0
+    assert outbox.deliver_due(now=timezone.now() + timedelta(days=1)).delivered == 0
 
 
 def test_the_sweeps_apply_a_stored_event_its_request_never_applied(api, settings, monkeypatch):
     _, order_id = pending_order(api, settings)
     settle_at_provider(order_id)
-    real_apply = webhooks.apply_stored_event
-    monkeypatch.setattr(webhooks, "apply_stored_event", lambda *, event_pk: "pending")
+    real_deliver = outbox.deliver
+    monkeypatch.setattr(outbox, "deliver", lambda *, message_pk: "pending")
     assert send(event("payment_intent.succeeded", order_id=order_id, payment_id="pi_8"))[0] == 200
-    monkeypatch.setattr(webhooks, "apply_stored_event", real_apply)
+    monkeypatch.setattr(outbox, "deliver", real_deliver)
     Order.objects.filter(pk=order_id).update(status=OrderStatus.PAYMENT_PENDING)
 
     report = run_sweeps(older_than_seconds=3600)  # the order itself is not stuck yet
 
-    assert report.webhooks_applied == 1 and report.reconciled == 1
-    assert WebhookEvent.objects.get().status == WebhookEventStatus.APPLIED
+    assert report.outbox_delivered == 1 and report.reconciled == 1
+    assert stored_events().get().status == OutboxStatus.DELIVERED
 
 
 @pytest.fixture
@@ -421,54 +426,54 @@ def webhook_operator(db):
         *Permission.objects.filter(
             content_type__app_label="checkout", codename__startswith="view_"
         ),
-        Permission.objects.get(codename="retry_webhookevent"),
+        Permission.objects.get(codename="retry_outboxmessage"),
     )
     client = Client()
     client.force_login(user)
     return client
 
 
-def parked_event(api, settings) -> tuple[WebhookEvent, str]:
-    settings.WEBHOOK_MAX_ATTEMPTS = 1
+def parked_event(api, settings) -> tuple[OutboxMessage, str]:
+    settings.OUTBOX_MAX_ATTEMPTS = 1
     _, order_id = pending_order(api, settings)
     settle_at_provider(order_id)
     with simulator.outage():
         send(event("payment_intent.succeeded", order_id=order_id, payment_id="pi_9"))
-    stored = WebhookEvent.objects.get()
-    assert stored.status == WebhookEventStatus.PARKED
+    stored = stored_events().get()
+    assert stored.status == OutboxStatus.PARKED
     return stored, order_id
 
 
 def test_the_admin_lists_parked_events_and_retries_them(api, settings, webhook_operator):
     stored, order_id = parked_event(api, settings)
-    changelist = "/admin/checkout/parkedwebhookevent/"
+    changelist = "/admin/checkout/parkedoutboxmessage/"
     page = webhook_operator.get(changelist)
-    assert page.status_code == 200 and stored.event_id in page.content.decode()
+    assert page.status_code == 200 and stored.payload["event_id"] in page.content.decode()
 
     response = webhook_operator.post(
         changelist,
-        {"action": "retry_events", "_selected_action": [stored.pk]},
+        {"action": "retry_messages", "_selected_action": [stored.pk]},
         follow=True,
     )
 
-    assert "1 event(s) applied." in response.content.decode()
+    assert "1 message(s) delivered." in response.content.decode()
     stored.refresh_from_db()
-    assert stored.status == WebhookEventStatus.APPLIED
+    assert stored.status == OutboxStatus.DELIVERED
     assert order_of(order_id).status == OrderStatus.COMPLETED
-    assert stored.event_id not in webhook_operator.get(changelist).content.decode()
+    assert stored.payload["event_id"] not in webhook_operator.get(changelist).content.decode()
 
 
 def test_a_retry_that_fails_again_says_so_and_keeps_the_event(api, settings, webhook_operator):
     stored, order_id = parked_event(api, settings)
     with simulator.outage():
         response = webhook_operator.post(
-            "/admin/checkout/parkedwebhookevent/",
-            {"action": "retry_events", "_selected_action": [stored.pk]},
+            "/admin/checkout/parkedoutboxmessage/",
+            {"action": "retry_messages", "_selected_action": [stored.pk]},
             follow=True,
         )
     assert "failed again" in response.content.decode()
     stored.refresh_from_db()
-    assert stored.status == WebhookEventStatus.PARKED  # one try left of a fresh set of one
+    assert stored.status == OutboxStatus.PARKED  # one try left of a fresh set of one
     assert order_of(order_id).status == OrderStatus.PAYMENT_PENDING
 
 
@@ -480,14 +485,14 @@ def test_staff_without_the_permission_cannot_retry(api, settings, db):
     )
     client = Client()
     client.force_login(viewer)
-    page = client.get("/admin/checkout/parkedwebhookevent/")
-    assert page.status_code == 200 and "retry_events" not in page.content.decode()
+    page = client.get("/admin/checkout/parkedoutboxmessage/")
+    assert page.status_code == 200 and "retry_messages" not in page.content.decode()
     client.post(
-        "/admin/checkout/parkedwebhookevent/",
-        {"action": "retry_events", "_selected_action": [stored.pk]},
+        "/admin/checkout/parkedoutboxmessage/",
+        {"action": "retry_messages", "_selected_action": [stored.pk]},
     )
     stored.refresh_from_db()
-    assert stored.status == WebhookEventStatus.PARKED
+    assert stored.status == OutboxStatus.PARKED
 
 
 # --- bad input: 400 (or 2xx and ignored), nothing stored, nothing changed -------------------
@@ -546,7 +551,7 @@ def test_bad_webhooks_get_a_precise_400_and_change_nothing(api, settings, case, 
     assert status == 400, body
     assert body["error"]["code"] == code and body["error"]["message"]
     assert "Traceback" not in json.dumps(body)
-    assert not WebhookEvent.objects.exists()
+    assert not stored_events().exists()
     assert footprint(order_id) == before
 
 
@@ -587,7 +592,7 @@ def test_a_signed_event_with_unprintable_text_is_malformed_naming_the_field(
     assert status == 400, body
     assert body["error"]["code"] == "WEBHOOK_MALFORMED"
     assert body["error"]["field"] == field and field in body["error"]["message"]
-    assert not WebhookEvent.objects.exists()
+    assert not stored_events().exists()
     assert footprint(order_id) == before
 
 
@@ -597,7 +602,7 @@ def test_an_unknown_event_type_is_acknowledged_and_ignored(api, settings):
     before = footprint(order_id)
     status, body = send(event("customer.created", order_id=order_id, payment_id="cus_1"))
     assert status == 200 and body["status"] == "ignored"
-    assert not WebhookEvent.objects.exists()
+    assert not stored_events().exists()
     assert footprint(order_id) == before
 
 
@@ -606,7 +611,7 @@ def test_only_post_and_only_when_configured(settings):
     settings.STRIPE_WEBHOOK_SECRET = ""
     status, body = send(event("payment_intent.succeeded", order_id=uuid.uuid4(), payment_id="x"))
     assert status == 404 and body["error"]["code"] == "WEBHOOKS_NOT_CONFIGURED"
-    assert not WebhookEvent.objects.exists()
+    assert not stored_events().exists()
 
 
 def test_no_body_secret_or_signature_reaches_the_logs(api, settings, caplog, capfd):

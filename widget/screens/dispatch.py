@@ -66,7 +66,7 @@ def screen_for(
     if tool == "prepare_order":
         return "summary", summary_context(body, outcome.meta)
     if tool in {"commit_order", "get_order", "cancel_order"}:
-        return "status", status_context(body, hosted=hosted)
+        return "status", status_context(body, hosted=hosted, meta=outcome.meta)
     return "done", done_context()
 
 

@@ -5,12 +5,17 @@ from __future__ import annotations
 
 from decimal import Decimal
 from typing import Any
+from urllib.parse import urljoin
 
+from django.conf import settings
+from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from tool_runtime.errors import ERROR_CATALOG, spec_for
 from widget import selectors
-from widget.formatting import money, picture
+from widget.formatting import delivery_window, money, picture
+from widget.receipts import fulfilment_label
 from widget.screens.actions import Action, checkout_action, start_over_action
 
 STATUS_TEXT = {
@@ -35,7 +40,9 @@ STATUS_TEXT = {
 }
 
 
-def status_context(body: dict[str, Any], *, hosted: bool = True) -> dict[str, Any]:
+def status_context(
+    body: dict[str, Any], *, hosted: bool = True, meta: dict[str, Any] | None = None
+) -> dict[str, Any]:
     status = body.get("status") or "processing"
     heading, text = STATUS_TEXT.get(status, STATUS_TEXT["processing"])()
     order_id = body.get("order_id")
@@ -87,7 +94,36 @@ def status_context(body: dict[str, Any], *, hosted: bool = True) -> dict[str, An
         if refunded and Decimal(str(refunded)) > 0
         else "",
         "order_ref": str(order_id).split("-")[0].upper() if order_id else "",
+        **(_delivery(order_id, (meta or {}).get("receipt_key")) if status == "completed" else {}),
         "actions": actions,
+    }
+
+
+def _delivery(order_id: Any, receipt_key: str | None) -> dict[str, Any]:
+    """Where a paid order's gift is: the answer to "where is my gift?", and the receipt link
+    (the widget's alone: it comes from _meta, which the model does not see)."""
+    facts = selectors.order_fulfilment(order_id) or {}
+    tracking = " ".join(
+        part for part in (facts.get("carrier"), facts.get("tracking_number")) if part
+    )
+    return {
+        "labels": {
+            "status": pgettext("receipt", "Status"),
+            "arrives": pgettext("receipt", "Arrives"),
+            "tracking": pgettext("receipt", "Tracking"),
+            "receipt": pgettext("receipt", "Your receipt and the order's status"),
+        },
+        "fulfilment": fulfilment_label(facts["fulfilment_status"]) if facts else "",
+        "delivery_window": delivery_window(
+            facts.get("delivery_earliest"), facts.get("delivery_latest")
+        ),
+        "tracking": tracking,
+        "tracking_url": facts.get("tracking_url") or "",
+        "receipt_url": urljoin(
+            settings.PUBLIC_ORIGIN, reverse("widget:receipt", args=[receipt_key])
+        )
+        if receipt_key
+        else "",
     }
 
 

@@ -16,8 +16,8 @@ from checkout.sweeps import DEFAULT_OLDER_THAN_SECONDS, run_sweeps
 class Command(BaseCommand):
     help = (
         "Expire stale draft orders, recover stuck checkout sagas, reconcile pending payments with the "
-        "payment provider, retry provider webhook events that failed to apply (parking those out of "
-        "tries), and purge expired idempotency keys and expired QA preview tokens. One pass, or one "
+        "payment provider, deliver the outbox's due messages (provider events to apply, e-mails "
+        "to send; parking those out of tries), and purge expired idempotency keys and expired QA preview tokens. One pass, or one "
         "every --loop seconds."
     )
 

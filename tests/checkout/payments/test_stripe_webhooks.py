@@ -13,9 +13,10 @@ import pytest
 import stripe
 from django.test import Client
 
-from checkout.models import Order, OrderStatus, Payment, PaymentStatus, WebhookEvent
+from checkout.models import Order, OrderStatus, Payment, PaymentStatus
 from checkout.sweeps import run_sweeps
 from tests.checkout.payments.test_stripe_provider import CONFIRM, READ, buy, ledger_is_clean
+from tests.checkout.test_webhooks import stored_events
 from tests.fixtures import BOTH_DATABASES, assert_books_balance
 from tests.localstripe import API_KEY, intents
 
@@ -78,7 +79,7 @@ def test_the_succeeded_event_settles_an_order_whose_answer_was_lost(api, stripe_
     deliver("payment_intent.payment_failed", intent, secret=secret)
     assert Order.objects.get(pk=order_id).status == OrderStatus.COMPLETED
     assert len(intents(stripe_proxy.upstream)) == 1
-    assert WebhookEvent.objects.count() == 2
+    assert stored_events().count() == 2
     ledger_is_clean()
     assert_books_balance(product, initial={product.pk: 5})
 
@@ -132,7 +133,7 @@ def test_a_refund_of_a_payment_not_yet_settled_cancels_the_order_instead_of_comp
     receipt = deliver("charge.refunded", charge, secret=settings.STRIPE_WEBHOOK_SECRET)
 
     assert receipt["status"] == "applied"
-    outcome = WebhookEvent.objects.get(event_id=receipt["event_id"]).outcome
+    outcome = stored_events().get(key=f"stripe:{receipt['event_id']}").outcome
     # Captured, then refunded: settled, and not as completed.
     assert outcome == "Settled: the provider says succeeded; the order is cancelled.", outcome
     order = Order.objects.get(pk=order_id)

@@ -9,9 +9,15 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from checkout import webhooks
-from checkout.models import OrderStatus, SagaStep, WebhookEvent, WebhookEventStatus
-from tests.checkout.test_webhooks import event, pending_order, send, settle_at_provider
+from checkout import outbox
+from checkout.models import OrderStatus, OutboxStatus, SagaStep
+from tests.checkout.test_webhooks import (
+    event,
+    pending_order,
+    send,
+    settle_at_provider,
+    stored_events,
+)
 from tests.concurrency import in_threads
 from tests.fixtures import BOTH_DATABASES, assert_books_balance, order_of
 
@@ -37,7 +43,7 @@ def test_one_event_delivered_eight_times_at_once_is_applied_once(api, settings):
 
     assert all(status == 200 for status, _ in answers), answers
     assert Counter(answer["status"] for _, answer in answers) == {"applied": 1, "duplicate": 7}
-    assert WebhookEvent.objects.get().status == WebhookEventStatus.APPLIED
+    assert stored_events().get().status == OutboxStatus.DELIVERED
     assert order_of(order_id).status == OrderStatus.COMPLETED
     assert SagaStep.objects.filter(order_id=order_id, step="complete").count() == 1
     assert_books_balance(product, initial={product.pk: 5})
@@ -54,10 +60,10 @@ def test_eight_different_events_about_one_order_settle_it_once(api, settings):
 
     assert all(status == 200 for status, _ in answers), answers
     # One settles the order; any that found it busy wait for their retry, and then agree.
-    busy = WebhookEvent.objects.filter(status=WebhookEventStatus.PENDING)
+    busy = stored_events().filter(status=OutboxStatus.PENDING)
     assert all(e.last_error.startswith("OrderBusy") for e in busy)
-    assert webhooks.retry_due_events(now=timezone.now() + timedelta(hours=1)).applied == len(busy)
-    assert WebhookEvent.objects.filter(status=WebhookEventStatus.APPLIED).count() == 8
+    assert outbox.deliver_due(now=timezone.now() + timedelta(hours=1)).delivered == len(busy)
+    assert stored_events().filter(status=OutboxStatus.DELIVERED).count() == 8
     assert order_of(order_id).status == OrderStatus.COMPLETED
     assert SagaStep.objects.filter(order_id=order_id, step="complete").count() == 1
     assert_books_balance(product, initial={product.pk: 5})

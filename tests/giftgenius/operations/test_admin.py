@@ -21,7 +21,7 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 
 from checkout import services
-from checkout.models import Order, OrderStatus, Payment, RollbackAuditEntry, SagaStep
+from checkout.models import Order, OrderAuditEntry, OrderStatus, Payment, SagaStep
 from gifts.models import Product, WorkflowContext
 from gifts.services import StockAdjustmentRefused, adjust_stock
 from tests.fixtures import draft_order, make_product
@@ -120,7 +120,7 @@ def test_every_model_is_registered():
         "product",
         "apitoken",
         "toolcalllog",
-        "rollbackauditentry",
+        "orderauditentry",
     } <= names
 
 
@@ -157,7 +157,7 @@ def test_order_page_hides_the_rollback_button_without_permission(viewer, some_ro
     assert b'id="rollback-order"' not in html
 
 
-@pytest.mark.parametrize("path", ["/admin/", CHANGELIST, "/admin/checkout/rollbackauditentry/"])
+@pytest.mark.parametrize("path", ["/admin/", CHANGELIST, "/admin/checkout/orderauditentry/"])
 def test_anonymous_and_non_staff_are_kept_out(client, user, path):
     response = client.get(path)
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
@@ -233,7 +233,7 @@ def test_checkout_rows_are_view_only_even_for_superusers(superuser, some_rows):
         Order,
         Payment,
         SagaStep,
-        RollbackAuditEntry,
+        OrderAuditEntry,
         IdempotencyKey,
         ToolCallLog,
         WorkflowContext,
@@ -251,17 +251,17 @@ def test_checkout_rows_are_view_only_even_for_superusers(superuser, some_rows):
 
 def test_audit_entries_cannot_be_added_changed_or_deleted(superuser, user):
     order = an_order(user)
-    entry = RollbackAuditEntry.objects.create(
+    entry = OrderAuditEntry.objects.create(
         actor=superuser, order=order, reason="why", outcome="rolled_back"
     )
     client = client_for(superuser)
-    assert client.get("/admin/checkout/rollbackauditentry/add/").status_code == 403
-    change_url = reverse("admin:checkout_rollbackauditentry_change", args=[entry.pk])
+    assert client.get("/admin/checkout/orderauditentry/add/").status_code == 403
+    change_url = reverse("admin:checkout_orderauditentry_change", args=[entry.pk])
     assert client.get(change_url).status_code == 200  # viewable
     assert client.post(change_url, {"reason": "rewritten", "outcome": "refused"}).status_code == 403
-    delete_url = reverse("admin:checkout_rollbackauditentry_delete", args=[entry.pk])
+    delete_url = reverse("admin:checkout_orderauditentry_delete", args=[entry.pk])
     assert client.post(delete_url, {"post": "yes"}).status_code == 403
-    changelist = client.get("/admin/checkout/rollbackauditentry/").content.decode()
+    changelist = client.get("/admin/checkout/orderauditentry/").content.decode()
     assert "delete_selected" not in changelist
     entry.refresh_from_db()
     assert (entry.reason, entry.outcome) == ("why", "rolled_back")
@@ -284,7 +284,7 @@ class FakeCompensation:
         self.outcomes = outcomes
         self.calls: list[dict] = []
 
-    def roll_back_order(self, *, order_id, reason: str, actor: str):
+    def roll_back_order(self, *, order_id, reason: str, actor: str, shipped_confirmed: bool):
         self.calls.append({"order_id": str(order_id), "reason": reason, "actor": actor})
         result = self.outcomes[str(order_id)]
         if isinstance(result, Exception):
@@ -331,7 +331,7 @@ def test_action_asks_for_a_reason_then_reports_each_order(operator, user, fake_c
     assert f"Order {refused.pk} refused: The saga is still running." in text
     assert f"Order {broken.pk} failed: Unexpected error" in text
     assert "/srv/app.py" not in text and "RuntimeError" not in text
-    audit = {str(e.order_id): e for e in RollbackAuditEntry.objects.all()}
+    audit = {str(e.order_id): e for e in OrderAuditEntry.objects.all()}
     assert {k: v.outcome for k, v in audit.items()} == {
         str(done.pk): "rolled_back",
         str(again.pk): "already_rolled_back",
@@ -362,7 +362,7 @@ def test_reason_is_required(operator, user, fake_compensation, reason):
     )
     assert response.status_code == 200
     assert "This field is required." in response.content.decode()
-    assert fake.calls == [] and not RollbackAuditEntry.objects.exists()
+    assert fake.calls == [] and not OrderAuditEntry.objects.exists()
 
 
 def test_unknown_or_malformed_order_ids_are_rejected(operator, fake_compensation):
@@ -388,7 +388,7 @@ def test_without_the_permission_there_is_no_action_and_posting_is_forbidden(
     assert client.post(ROLLBACK_URL, {"orders": [str(order.pk)], "reason": "x"}).status_code == 403
     # The changelist refuses the action name too (Django only runs permitted actions).
     client.post(CHANGELIST, {"action": "rollback_orders", "_selected_action": [str(order.pk)]})
-    assert fake.calls == [] and not RollbackAuditEntry.objects.exists()
+    assert fake.calls == [] and not OrderAuditEntry.objects.exists()
 
 
 def test_permitted_operator_sees_the_action(operator, user):
@@ -614,7 +614,7 @@ def readonly_values(html: str) -> dict[str, str]:
     [
         ("order", ["id", "created_at", "updated_at"]),
         ("payment", ["id", "created_at", "updated_at"]),
-        ("rollbackauditentry", ["id", "created_at"]),
+        ("orderauditentry", ["id", "created_at"]),
     ],
 )
 def test_detail_pages_show_id_and_times(operator, user, model, expected):
@@ -624,7 +624,7 @@ def test_detail_pages_show_id_and_times(operator, user, model, expected):
         "payment": Payment.objects.create(
             order=order, provider_idempotency_key="pay-1", amount=order.amount, currency="USD"
         ),
-        "rollbackauditentry": RollbackAuditEntry.objects.create(
+        "orderauditentry": OrderAuditEntry.objects.create(
             actor=operator, order=order, reason="phone", outcome="rolled_back"
         ),
     }
