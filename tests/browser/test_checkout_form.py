@@ -184,6 +184,25 @@ def test_the_hold_is_shown_in_the_persons_time_zone(
             assert prepare["_meta"]["openai/userLocation"]["timezone"] == zone
 
 
+def test_the_hosts_time_zone_wins_over_the_browsers(
+    browser: Browser, server: str, problems: BrowserProblems
+):
+    host_zone = "America/Los_Angeles"  # the host's context says so; the browser is in Tokyo
+    with watched_context(browser, server, problems, timezone_id="Asia/Tokyo") as context:
+        page = context.new_page()
+        calls = mcp_calls(page)
+        log_in(page, "demo", "demo", "/preview/")
+        start_in_preview(page, f"?tz={host_zone}")
+        go_to_summary(page)
+        order = Order.objects.get(owner__username="demo", status="draft")
+        with translation.override("en"), in_time_zone(host_zone):
+            expected = local_time(order.expires_at)
+        held = widget_frame(page).locator("[data-gg-state=summary] .gg-help")
+        expect(held).to_contain_text(expected)
+        widget_calls = [c for c in calls if c["name"] == "prepare_order"]
+        assert [c["_meta"]["giftgenius/timeZone"] for c in widget_calls] == [host_zone]
+
+
 def test_the_form_with_an_error_beside_a_field_is_accessible(axe_page: Page):
     page = axe_page
     log_in(page, "demo", "demo", "/widget/")
