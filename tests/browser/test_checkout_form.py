@@ -217,3 +217,18 @@ def test_the_form_with_an_error_beside_a_field_is_accessible(axe_page: Page):
     expect(page.locator("[name='shipping.postal_code']")).to_be_focused()
     expect(page.locator("[name='shipping.postal_code']")).to_have_value("80-8#7")
     assert serious_axe_violations(page) == []
+
+
+def test_what_was_typed_survives_a_reload_of_the_page(page: Page):
+    log_in(page, "demo", "demo", "/widget/")
+    page.get_by_test_id("start").click()
+    page.get_by_test_id("brief-form").locator("input[name=interests]").fill("coffee")
+    page.get_by_test_id("suggest-gifts").click()
+    page.get_by_test_id("select-gift").first.click()
+    page.get_by_test_id("go-to-checkout").click()
+    page.locator("[name='shipping.name']").fill("Jan Nowak")
+    page.get_by_test_id("country").select_option("PL")
+    page.reload()
+    expect(page.get_by_test_id("checkout-form")).to_be_visible()
+    expect(page.locator("[name='shipping.name']")).to_have_value("Jan Nowak")
+    expect(page.get_by_test_id("country")).to_have_value("PL")
