@@ -35,7 +35,7 @@ from tool_runtime.outcome import ToolOutcome, error_body
 from tool_runtime.principals import issue_api_token, user_for_token
 from tool_runtime.registry import REGISTRY
 from tool_runtime.validation import json_arguments
-from widget.locale import html_lang, locale_from_request, normalize_locale
+from widget.locale import html_lang, locale_from_request, normalize_locale, normalize_time_zone
 from widget.rendering import fragment_or_none, render_start, unshown_notice
 from widget.resource import widget_resource_meta
 from widget.shell import CONTRACT, render_widget_shell, shell_context
@@ -185,6 +185,8 @@ def preview(request: HttpRequest) -> HttpResponse:
         "faults": PREVIEW_FAULTS,
         "faultEnabled": fault_enabled,
         "user": request.user.get_username(),
+        # The time zone the host puts in its context (?tz=): else this browser's.
+        "timeZone": normalize_time_zone(request.GET.get("tz")),
     }
     context = {
         "config": config,

@@ -49,8 +49,8 @@
     toolResponseMetadata: null,
     widgetState: null,
     // The person's time zone, as ChatGPT hints it (openai/userLocation) and an MCP Apps host
-    // puts it in its context: this browser's.
-    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    // puts it in its context: ?tz= where the tester set one, else this browser's.
+    timeZone: config.timeZone || Intl.DateTimeFormat().resolvedOptions().timeZone,
   };
   var frame = null;
 

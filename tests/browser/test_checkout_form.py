@@ -184,6 +184,25 @@ def test_the_hold_is_shown_in_the_persons_time_zone(
             assert prepare["_meta"]["openai/userLocation"]["timezone"] == zone
 
 
+def test_the_hosts_time_zone_wins_over_the_browsers(
+    browser: Browser, server: str, problems: BrowserProblems
+):
+    host_zone = "America/Los_Angeles"  # the host's context says so; the browser is in Tokyo
+    with watched_context(browser, server, problems, timezone_id="Asia/Tokyo") as context:
+        page = context.new_page()
+        calls = mcp_calls(page)
+        log_in(page, "demo", "demo", "/preview/")
+        start_in_preview(page, f"?tz={host_zone}")
+        go_to_summary(page)
+        order = Order.objects.get(owner__username="demo", status="draft")
+        with translation.override("en"), in_time_zone(host_zone):
+            expected = local_time(order.expires_at)
+        held = widget_frame(page).locator("[data-gg-state=summary] .gg-help")
+        expect(held).to_contain_text(expected)
+        widget_calls = [c for c in calls if c["name"] == "prepare_order"]
+        assert [c["_meta"]["giftgenius/timeZone"] for c in widget_calls] == [host_zone]
+
+
 def test_the_form_with_an_error_beside_a_field_is_accessible(axe_page: Page):
     page = axe_page
     log_in(page, "demo", "demo", "/widget/")
@@ -198,3 +217,18 @@ def test_the_form_with_an_error_beside_a_field_is_accessible(axe_page: Page):
     expect(page.locator("[name='shipping.postal_code']")).to_be_focused()
     expect(page.locator("[name='shipping.postal_code']")).to_have_value("80-8#7")
     assert serious_axe_violations(page) == []
+
+
+def test_what_was_typed_survives_a_reload_of_the_page(page: Page):
+    log_in(page, "demo", "demo", "/widget/")
+    page.get_by_test_id("start").click()
+    page.get_by_test_id("brief-form").locator("input[name=interests]").fill("coffee")
+    page.get_by_test_id("suggest-gifts").click()
+    page.get_by_test_id("select-gift").first.click()
+    page.get_by_test_id("go-to-checkout").click()
+    page.locator("[name='shipping.name']").fill("Jan Nowak")
+    page.get_by_test_id("country").select_option("PL")
+    page.reload()
+    expect(page.get_by_test_id("checkout-form")).to_be_visible()
+    expect(page.locator("[name='shipping.name']")).to_have_value("Jan Nowak")
+    expect(page.get_by_test_id("country")).to_have_value("PL")
