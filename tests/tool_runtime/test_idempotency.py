@@ -137,7 +137,9 @@ def test_expired_key_runs_anew(api, user):
     IdempotencyKey.objects.filter(key=key).update(expires_at=timezone.now() - timedelta(seconds=1))
     again = prepare(api, workflow_id, key=key)
     assert again.status == 200 and "Idempotent-Replayed" not in again.headers
-    assert again.body["order_id"] != first.body["order_id"]
+    # It ran again: preparing the same gift again re-prices the workflow's draft in place.
+    assert again.body["order_id"] == first.body["order_id"]
+    assert Order.objects.count() == 1
     row = key_row(user, key)
     assert row.status == IdempotencyStatus.COMPLETED and row.runs == 2
     assert row.expires_at > timezone.now() + timedelta(hours=23)

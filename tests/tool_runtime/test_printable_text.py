@@ -54,8 +54,15 @@ def free_text_fields(schema: dict, root: dict, path: str = "") -> list[tuple[str
     return found
 
 
-# Identifiers with a stricter grammar of their own (letters, digits and a few marks).
-IDENTIFIERS = {"idempotency_key", "shipping.postal_code", "payment_method_id"}
+# Identifiers and codes with a stricter grammar of their own (letters, digits and a few marks).
+IDENTIFIERS = {
+    "idempotency_key",
+    "shipping.postal_code",
+    "payment_method_id",
+    "shipping_option",
+    "gift_wrap",
+    "currency",
+}
 
 
 def test_every_free_text_field_of_every_tool_follows_the_rule():

@@ -120,9 +120,14 @@ def _form_context(
 
 def _fields_named(error: dict[str, Any]) -> list[str]:
     """The form's fields an error names: its `field`, the field in its details (a business
-    rule such as "no delivery to this country"), and the other fields validation refused."""
+    rule such as "no delivery to this country"), and every field validation refused."""
     details = error.get("details") if isinstance(error.get("details"), dict) else {}
-    named = [error.get("field"), details.get("field"), *(details.get("other_invalid_fields") or [])]
+    invalid = details.get("invalid_fields") or []
+    named = [
+        error.get("field"),
+        details.get("field"),
+        *(entry.get("field") for entry in invalid if isinstance(entry, dict)),
+    ]
     found: list[str] = []
     for field in named:
         if field in FIELD_HINTS and field not in found:
