@@ -245,6 +245,10 @@ def _entry(
         return entry
     schema = _field_schema(model, path)
     expected = describe(schema) if schema else "a valid value"
+    if is_id(path, schema) and schema and schema.get("description"):
+        # Where the id comes from first: it is what the caller must go and find.
+        kind = describe({k: v for k, v in schema.items() if k != "description"})
+        expected = f"{schema['description'].rstrip('.')} ({kind})"
     allowed = _allowed_values(schema)
     if error["type"] == "missing":
         message = f"Field '{field}' is required: {expected}."

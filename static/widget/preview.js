@@ -139,7 +139,10 @@
       .then(function (answer) {
         if (answer.error || !answer.result) {
           logEntry(name, args, caller, null, answer.error || { message: "no result" }, meta);
-          throw new Error("MCP error");
+          // The server's JSON-RPC error (an unknown tool is -32602) goes to the app as it is.
+          var failure = new Error((answer.error && answer.error.message) || "MCP error");
+          failure.code = answer.error && answer.error.code;
+          throw failure;
         }
         logEntry(name, args, caller, answer.result, null, meta);
         return answer.result;
@@ -361,7 +364,8 @@
       .then(function (result) {
         if (isRequest) toApp({ jsonrpc: "2.0", id: m.id, result: result || {} });
       }, function (error) {
-        if (isRequest) toApp({ jsonrpc: "2.0", id: m.id, error: { code: -32603, message: String((error && error.message) || error) } });
+        var code = error && typeof error.code === "number" ? error.code : -32603;
+        if (isRequest) toApp({ jsonrpc: "2.0", id: m.id, error: { code: code, message: String((error && error.message) || error) } });
       });
   });
 

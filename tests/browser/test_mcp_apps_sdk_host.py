@@ -238,9 +238,14 @@ def test_the_preview_hosts_an_app_built_from_the_sdk(staff_page: Page, server: s
     assert selected["structuredContent"]["ok"] is True and not selected.get("isError")
     log = page.get_by_test_id("qa-log")
     expect(log.locator('[data-tool="select_gift"][data-caller="widget"]')).to_have_count(1)
-    # A tool that does not exist comes back as the tool's error result, not a broken bridge.
-    unknown = app.evaluate("() => window.sdkCall('no_such_tool', {})")
-    assert unknown["isError"] is True
+    # A tool that does not exist comes back as the spec's JSON-RPC error (-32602, naming the
+    # tools), and the bridge goes on working.
+    unknown = app.evaluate(
+        "() => window.sdkCall('no_such_tool', {}).then("
+        "r => ({result: r}), e => ({code: e.code, message: e.message}))"
+    )
+    assert unknown.get("code") == -32602, unknown
+    assert "select_gift" in unknown["message"]
 
     assert app.evaluate("() => window.sdkDisplayMode('fullscreen')")["mode"] == "fullscreen"
     expect(page.get_by_test_id("qa-display-mode")).to_have_value("fullscreen")
