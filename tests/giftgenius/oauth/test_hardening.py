@@ -190,14 +190,18 @@ def test_behind_a_trusted_proxy_the_forwarded_address_counts(settings):
 # --- a plain sign-in ----------------------------------------------------------------------------
 
 
-def test_a_sign_in_without_next_lands_on_a_page_that_exists(user):
-    browser = Client()
+@pytest.mark.parametrize(
+    ("language", "says"),
+    [("en", "You are signed in to GiftGenius"), ("pl", "Zalogowano Cię do GiftGenius")],
+)
+def test_a_sign_in_without_next_lands_on_a_page_that_exists(user, language, says):
+    browser = Client(HTTP_ACCEPT_LANGUAGE=language)
     response = browser.post(
         "/o/login/", {"username": "alice", "password": "pw-alice-123"}, follow=True
     )
     assert response.status_code == 200
     assert response.redirect_chain[-1][0] == "/o/signed-in/"
-    assert b'data-testid="signed-in"' in response.content
+    assert says in response.content.decode()
 
 
 def test_registration_still_works_for_a_well_formed_host():
