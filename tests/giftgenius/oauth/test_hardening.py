@@ -160,6 +160,16 @@ def test_a_nul_in_a_token_requests_client_id_is_invalid_request():
     assert "client_id" in assert_oauth_error(response, "invalid_request")
 
 
+@pytest.mark.parametrize("query", ["client_id=a%00b", "state=%E2%80%AE", "scope=a%1Bb"])
+def test_unprintable_text_at_the_authorize_endpoint_is_shown_never_a_500(user, query):
+    browser = Client()
+    browser.force_login(user)
+    page = browser.get(f"/o/authorize/?response_type=code&redirect_uri={CALLBACK}&{query}")
+    assert page.status_code == 400
+    assert b'data-error="invalid_request"' in page.content
+    assert "Location" not in page
+
+
 # --- the registration rate ----------------------------------------------------------------------
 
 
