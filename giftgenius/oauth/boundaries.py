@@ -7,6 +7,8 @@ own error shape (RFC 6749 §5.2, RFC 7591 §3.2.2), never a 500:
   redirect URI with userinfo or a fragment, a grant type we do not serve; and more than
   OAUTH_REGISTRATION_RATE registrations from one client address;
 - a Client ID Metadata Document: the same checks of its metadata (giftgenius.oauth.client_metadata);
+- the authorization endpoint: unprintable text in its query or form (shown on the page, as an
+  unknown client is, never redirected);
 - the token endpoint: unprintable text in any form field, a grant type we do not serve.
 
 The toolkit then checks the rest (redirect URI schemes, PKCE, the client's auth method).
@@ -21,7 +23,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, JsonResponse, QueryDict
 from django_ratelimit.core import is_ratelimited
 
 from tool_runtime.text import describe_refused
@@ -73,16 +75,21 @@ def metadata_refusal(metadata: dict[str, Any]) -> Refusal | None:
     return _text_refusal(metadata, "invalid_client_metadata") or _metadata_refusal(metadata)
 
 
+def form_refusal(fields: QueryDict) -> Refusal | None:
+    """`invalid_request` when a query string's or form's field is not printable text."""
+    for key, values in fields.lists():
+        for value in values:
+            why = _unprintable(key) or _unprintable(value)
+            if why:
+                return Refusal("invalid_request", f"'{_shown(key)}' is not printable text: {why}")
+    return None
+
+
 def token_request_refusal(request: HttpRequest) -> Refusal | None:
     """Why this token request is refused before the toolkit reads it, or None."""
-    try:
-        fields = [(key, value) for key, values in request.POST.lists() for value in values]
-    except UnicodeDecodeError:
-        return Refusal("invalid_request", "the form must be UTF-8")
-    for key, value in fields:
-        why = _unprintable(key) or _unprintable(value)
-        if why:
-            return Refusal("invalid_request", f"'{_shown(key)}' is not printable text: {why}")
+    refusal = form_refusal(request.POST)
+    if refusal:
+        return refusal
     grant_type = request.POST.get("grant_type")
     if grant_type is not None and grant_type not in SERVED_GRANT_TYPES:
         return Refusal(

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 from django.contrib.auth.views import LoginView
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.urls import reverse_lazy
 from django.views.generic import TemplateView
 from oauth2_provider import views as dot_views
@@ -63,6 +64,14 @@ class TokenView(dot_views.TokenView):
 class ConsentView(AuthorizationView):
     template_name = "oauth/consent.html"
     login_url = reverse_lazy("oauth-login")
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        refusal = boundaries.form_refusal(request.GET) or boundaries.form_refusal(request.POST)
+        if refusal:
+            # Nothing in the request can be trusted to redirect to: say it on the page.
+            error = {"error": refusal.error, "description": refusal.description}
+            return render(request, self.template_name, {"error": error}, status=400)
+        return super().dispatch(request, *args, **kwargs)
 
     def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         # The toolkit lets the request's `approval_prompt=auto` override the setting and skip

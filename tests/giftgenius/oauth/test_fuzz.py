@@ -119,3 +119,19 @@ def test_the_sign_in_form_answers_its_form_again(username, password, next_url):
     )
     assert response.status_code == 200, response.status_code
     assert b'data-testid="login-error"' in response.content
+
+
+@FUZZ
+@given(
+    params=st.fixed_dictionaries(
+        {"response_type": st.one_of(st.just("code"), text), "client_id": text, "redirect_uri": uri},
+        optional={"scope": text, "state": text, "code_challenge": text, "resource": uri},
+    )
+)
+def test_the_authorize_endpoint_never_answers_a_5xx(user, params):
+    browser = Client()
+    browser.force_login(user)
+    response = browser.get(f"/o/authorize/?{form_body(params)}")
+    assert response.status_code < 500, response.status_code
+    if response.status_code == 400:
+        assert b'data-testid="oauth-error"' in response.content

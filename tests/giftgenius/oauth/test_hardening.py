@@ -160,6 +160,16 @@ def test_a_nul_in_a_token_requests_client_id_is_invalid_request():
     assert "client_id" in assert_oauth_error(response, "invalid_request")
 
 
+@pytest.mark.parametrize("query", ["client_id=a%00b", "state=%E2%80%AE", "scope=a%1Bb"])
+def test_unprintable_text_at_the_authorize_endpoint_is_shown_never_a_500(user, query):
+    browser = Client()
+    browser.force_login(user)
+    page = browser.get(f"/o/authorize/?response_type=code&redirect_uri={CALLBACK}&{query}")
+    assert page.status_code == 400
+    assert b'data-error="invalid_request"' in page.content
+    assert "Location" not in page
+
+
 # --- the registration rate ----------------------------------------------------------------------
 
 
@@ -190,14 +200,18 @@ def test_behind_a_trusted_proxy_the_forwarded_address_counts(settings):
 # --- a plain sign-in ----------------------------------------------------------------------------
 
 
-def test_a_sign_in_without_next_lands_on_a_page_that_exists(user):
-    browser = Client()
+@pytest.mark.parametrize(
+    ("language", "says"),
+    [("en", "You are signed in to GiftGenius"), ("pl", "Zalogowano Cię do GiftGenius")],
+)
+def test_a_sign_in_without_next_lands_on_a_page_that_exists(user, language, says):
+    browser = Client(HTTP_ACCEPT_LANGUAGE=language)
     response = browser.post(
         "/o/login/", {"username": "alice", "password": "pw-alice-123"}, follow=True
     )
     assert response.status_code == 200
     assert response.redirect_chain[-1][0] == "/o/signed-in/"
-    assert b'data-testid="signed-in"' in response.content
+    assert says in response.content.decode()
 
 
 def test_registration_still_works_for_a_well_formed_host():
