@@ -311,7 +311,7 @@ class CommitOrderInput(ToolInput):
     )
     workflow_id: UUID = WorkflowId
     order_id: UUID = Field(description="The order_id returned by prepare_order.")
-    confirmation_token: str | None = Field(
+    confirmation_token: PrintableText | None = Field(
         default=None,
         max_length=200,
         description=(
