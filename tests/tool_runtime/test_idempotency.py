@@ -137,7 +137,9 @@ def test_expired_key_runs_anew(api, user):
     IdempotencyKey.objects.filter(key=key).update(expires_at=timezone.now() - timedelta(seconds=1))
     again = prepare(api, workflow_id, key=key)
     assert again.status == 200 and "Idempotent-Replayed" not in again.headers
-    assert again.body["order_id"] != first.body["order_id"]
+    # Ran again: the draft was re-priced, with a new confirmation token.
+    token = again.body["_meta"]["confirmation_token"]
+    assert token != first.body["_meta"]["confirmation_token"]
     row = key_row(user, key)
     assert row.status == IdempotencyStatus.COMPLETED and row.runs == 2
     assert row.expires_at > timezone.now() + timedelta(hours=23)

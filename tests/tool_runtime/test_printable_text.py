@@ -52,7 +52,14 @@ def free_text_fields(schema: dict, root: dict, path: str = "") -> list[tuple[str
 
 
 # Identifiers with a stricter grammar of their own (letters, digits and a few marks).
-IDENTIFIERS = {"idempotency_key", "shipping.postal_code", "payment_method_id"}
+IDENTIFIERS = {
+    "idempotency_key",
+    "shipping.postal_code",
+    "payment_method_id",
+    "shipping_option",
+    "gift_wrap",
+    "currency",
+}
 
 
 def test_every_free_text_field_of_every_tool_follows_the_rule():
@@ -72,6 +79,7 @@ def test_every_free_text_field_of_every_tool_follows_the_rule():
         "prepare_order.shipping.line1",
         "prepare_order.shipping.city",
         "cancel_order.reason",
+        "prepare_order.gift_message",
     } <= set(checked)
 
 
