@@ -148,6 +148,9 @@ def _demo_store(request):
     marker = request.node.get_closest_marker("django_db")
     if not (marker or names & {"db", "transactional_db"}):
         return
+    databases = marker.kwargs.get("databases") if marker else None
+    if databases not in (None, "__all__") and "default" not in databases:
+        return  # a test of the ledger database alone
     transactional = "transactional_db" in names or (marker and marker.kwargs.get("transaction"))
     request.getfixturevalue("transactional_db" if transactional else "db")
     from checkout.store import ShippingRate

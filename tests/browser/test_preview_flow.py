@@ -324,3 +324,21 @@ def test_a_category_without_hits_in_fullscreen_keeps_the_filters_and_goes_back_t
         widget.locator("[data-gg-state=suggestions][data-gg-tool=user_navigated_to_step]")
     ).to_be_visible()
     assert widget.get_by_test_id("gift-card").count() >= ideas
+
+
+def test_a_delivery_option_chosen_in_the_summary_reprices_what_is_charged(staff_page: Page):
+    page = staff_page
+    start_in_preview(page)
+    go_to_summary(page)
+    widget = widget_frame(page)
+    expect(widget.locator('[data-total="shipping"]')).to_contain_text("Standard")
+    widget.locator('input[name="shipping_option"][value="express"]').check()
+    widget.get_by_test_id("update-order").click()
+    expect(widget.locator('[data-total="shipping"]')).to_contain_text("$9.90")
+    order = Order.objects.get(workflow__owner__username="demo", status="draft")
+    assert order.shipping_option == "express"
+    expect(widget.locator('[data-total="total"]')).to_contain_text(f"${order.amount}")
+    widget.get_by_test_id("confirm-purchase").click()
+    expect(widget.get_by_test_id("order-status")).to_have_attribute("data-status", "completed")
+    (payment,) = Payment.objects.filter(order=order)
+    assert payment.amount == order.amount == order.items_total + order.shipping_total

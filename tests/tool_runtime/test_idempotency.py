@@ -140,6 +140,9 @@ def test_expired_key_runs_anew(api, user):
     # It ran again: preparing the same gift again re-prices the workflow's draft in place.
     assert again.body["order_id"] == first.body["order_id"]
     assert Order.objects.count() == 1
+    # Ran again: the draft was re-priced, with a new confirmation token.
+    token = again.body["_meta"]["confirmation_token"]
+    assert token != first.body["_meta"]["confirmation_token"]
     row = key_row(user, key)
     assert row.status == IdempotencyStatus.COMPLETED and row.runs == 2
     assert row.expires_at > timezone.now() + timedelta(hours=23)
