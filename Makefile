@@ -24,6 +24,7 @@ setup: $(VENV)/.installed
 	$(PY) manage.py migrate --noinput -v0
 	$(PY) manage.py migrate --database payment_ledger --noinput -v0
 	$(PY) manage.py seed_catalog
+	$(PY) manage.py seed_store
 	$(PY) manage.py ensure_demo_users
 	$(PY) manage.py ensure_oauth_client
 

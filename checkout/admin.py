@@ -1,7 +1,8 @@
 """Admin for checkout: orders with their lines, holds, payments and saga timeline; staff rollback.
 
 Amounts, statuses and ledger rows are never edited by hand (that would break the money and
-stock invariants), so every checkout model is view-only. The one write staff can make is a
+stock invariants), so every order model is view-only; the shop's rates and settings are edited
+in `store_admin`. The one write staff can make is a
 rollback, which runs the same compensation as the cancel_order tool and is audited.
 """
 
@@ -16,7 +17,14 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from checkout import fulfilment, outbox, receipts, selectors, services
+from checkout import (  # noqa: F401 (store_admin registers)
+    fulfilment,
+    outbox,
+    receipts,
+    selectors,
+    services,
+    store_admin,
+)
 from checkout.models import (
     FulfilmentStatus,
     Order,

@@ -10,6 +10,11 @@ On top of that an order's status fixes what it must have been paid:
   settles them), unless the refunds already disagree, which no later step can mend.
 
 A charge whose metadata names no existing order is an orphan, which is always broken.
+
+Every order's total is checked against its parts as well: each line is unit price times quantity,
+the items total is the sum of the lines, the tax total the sum of the rounded line, shipping and
+wrap taxes, and the amount items + shipping + wrap (+ tax when it is added); and every charge
+the provider captured for it is exactly that amount.
 """
 
 from __future__ import annotations
@@ -18,9 +23,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import DecimalField, F, Sum
+from django.db.models import Count, DecimalField, F, Q, Sum
 
-from checkout.models import Order, OrderStatus, Payment, PaymentStatus
+from checkout.models import Order, OrderLine, OrderStatus, Payment, PaymentStatus
 from checkout.payments.provider import Charge, ChargeStatus, PaymentProvider, get_provider
 
 ZERO = Decimal("0.00")
@@ -81,7 +86,42 @@ def _order_books() -> dict[str, tuple[Decimal, Decimal]]:
     return {str(r["order_id"]): (_cents(r["net"]), _cents(r["refunded"])) for r in rows}
 
 
-def _check_order(order: Order, books: tuple[Decimal, Decimal], charges: list[Charge]) -> LedgerRow:
+def _line_books() -> dict[str, tuple[Decimal, Decimal, int]]:
+    """order id → (sum of line totals, sum of line taxes, lines whose total is not unit price
+    times quantity), in one query."""
+    rows = OrderLine.objects.values("order_id").annotate(
+        items=Sum("line_total", output_field=_MONEY),
+        tax=Sum("tax_amount", output_field=_MONEY),
+        wrong=Count("pk", filter=~Q(line_total=F("unit_price") * F("quantity"))),
+    )
+    return {str(r["order_id"]): (_cents(r["items"]), _cents(r["tax"]), r["wrong"]) for r in rows}
+
+
+def total_problems(order: Order, lines: tuple[Decimal, Decimal, int]) -> list[str]:
+    """How an order's total fails to be the sum of its parts (nothing when it is)."""
+    items, line_tax, wrong_lines = lines
+    problems = []
+    if wrong_lines:
+        problems.append(f"{wrong_lines} line(s) not unit price times quantity")
+    if items != _cents(order.items_total):
+        problems.append(f"lines sum to {items}, items total says {_cents(order.items_total)}")
+    tax = line_tax + _cents(order.shipping_tax) + _cents(order.gift_wrap_tax)
+    if tax != _cents(order.tax_total):
+        problems.append(f"line taxes sum to {tax}, tax total says {_cents(order.tax_total)}")
+    parts = order.items_total + order.shipping_total + order.gift_wrap_total
+    if not order.prices_include_tax:
+        parts += order.tax_total
+    if _cents(parts) != _cents(order.amount):
+        problems.append(f"parts sum to {_cents(parts)}, total says {_cents(order.amount)}")
+    return problems
+
+
+def _check_order(
+    order: Order,
+    books: tuple[Decimal, Decimal],
+    charges: list[Charge],
+    lines: tuple[Decimal, Decimal, int],
+) -> LedgerRow:
     order_paid, order_refunded = books
     succeeded = [c for c in charges if c.status == ChargeStatus.SUCCEEDED]
     provider_net = _cents(sum((c.net_captured for c in succeeded), ZERO))
@@ -90,7 +130,7 @@ def _check_order(order: Order, books: tuple[Decimal, Decimal], charges: list[Cha
         sum((c.amount for c in charges if c.status == ChargeStatus.PENDING), ZERO)
     )
 
-    problems: list[str] = []
+    problems = total_problems(order, lines)
     if order.status in _IN_FLIGHT:
         if provider_refunded != order_refunded:
             problems.append(
@@ -108,6 +148,8 @@ def _check_order(order: Order, books: tuple[Decimal, Decimal], charges: list[Cha
                 f"provider still has {provider_pending} pending for a {order.status} order"
             )
     for charge in succeeded:
+        if _cents(charge.amount) != _cents(order.amount):
+            problems.append(f"charge {charge.id} is {charge.amount}, order total {order.amount}")
         if charge.currency != order.currency:
             problems.append(
                 f"charge {charge.id} is in {charge.currency}, order in {order.currency}"
@@ -146,6 +188,7 @@ def check_ledger(*, provider: PaymentProvider | None = None) -> LedgerReport:
         for charge in list_charges():
             by_order[charge.order_id].append(charge)
     books = _order_books()
+    lines = _line_books()
     order_ids: set[str] = set()
 
     for order in Order.objects.order_by("created_at", "id").iterator():
@@ -155,7 +198,9 @@ def check_ledger(*, provider: PaymentProvider | None = None) -> LedgerReport:
             charges = provider.charges_for_order(order_id=order_id)
         else:
             charges = by_order.get(order_id, [])
-        row = _check_order(order, books.get(order_id, (ZERO, ZERO)), charges)
+        row = _check_order(
+            order, books.get(order_id, (ZERO, ZERO)), charges, lines.get(order_id, (ZERO, ZERO, 0))
+        )
         report.rows.append(row)
         if row.verdict == BROKEN:
             report.broken.append(row)

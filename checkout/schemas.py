@@ -44,6 +44,11 @@ EXAMPLE_ORDER = "9b1d5c7e-2f4a-4e8b-a6c3-0d2e4f6a8b10"
 EXAMPLE_KEY = "5e0c2a94-7b1d-4c3e-9f8a-6d2b1c0e4f37"
 
 
+def _none_if_empty(value: Any) -> Any:
+    """A form's empty choice ("no gift wrap") means none."""
+    return None if value == "" else value
+
+
 def _upper(value: Any) -> Any:
     return value.strip().upper() if isinstance(value, str) else value
 
@@ -153,7 +158,109 @@ class PrepareOrderInput(CheckoutInput):
         examples=["pm_card_visa"],
     )
     shipping: Shipping = Field(description="Where the gift is delivered.")
+    quantity: int = Field(
+        default=1,
+        ge=1,
+        le=1000,
+        description="Units of the gift, 1 to the product's limit (usually 1; two is allowed).",
+    )
+    shipping_option: Annotated[str | None, BeforeValidator(_none_if_empty)] = Field(
+        default=None,
+        max_length=40,
+        pattern=r"^[a-z0-9_-]+$",
+        description=(
+            "A delivery option code from delivery_options of an earlier prepare_order result. "
+            "Leave it out for the cheapest. Changing it re-prices the draft and keeps the hold."
+        ),
+        examples=["standard"],
+    )
+    gift_wrap: Annotated[str | None, BeforeValidator(_none_if_empty)] = Field(
+        default=None,
+        max_length=40,
+        pattern=r"^[a-z0-9_-]+$",
+        description="A gift wrap code from gift_wrap_options; leave it out for none.",
+        examples=["classic"],
+    )
+    gift_message: PrintableText | None = Field(
+        default=None,
+        max_length=250,
+        description="A message for the recipient, at most 250 characters (emoji are fine).",
+    )
+    ship_to_recipient: bool = Field(
+        default=False,
+        description=(
+            "True when the address is the recipient's: the message goes on the packing slip, "
+            "which never shows prices."
+        ),
+    )
+    currency: str | None = Field(
+        default=None,
+        min_length=3,
+        max_length=3,
+        pattern=r"^[A-Z]{3}$",
+        description="The currency the person expects to pay in; refused if the gift is sold in another.",
+    )
     idempotency_key: str | None = IdempotencyKeyField
+
+
+class LineItemOut(BaseModel):
+    product_id: int
+    sku: str
+    name: str
+    quantity: int
+    unit_price: str = Field(description="Decimal amount as a string, e.g. '24.99'.")
+    line_total: str
+    tax_rate: str = Field(description="Percent, e.g. '23.00'.")
+    tax: str = Field(description="The tax of this line (included or added), rounded.")
+
+
+class TotalLineOut(BaseModel):
+    code: Literal["items", "shipping", "gift_wrap", "tax", "total"]
+    label: str = Field(description="Localized, e.g. 'incl. VAT 23 %' or '+ sales tax'.")
+    amount: str
+    display: str = Field(description="The amount as the person's locale writes it, e.g. '€4.90'.")
+
+
+class DeliveryOptionOut(BaseModel):
+    code: str = Field(description="Pass as shipping_option to prepare_order to choose it.")
+    name: str
+    price: str
+    price_display: str
+    earliest: date = Field(description="Earliest delivery date (business days from today).")
+    latest: date
+    window: str = Field(description="The delivery window in words, e.g. 'Mar 12-14'.")
+    selected: bool = False
+
+
+class GiftWrapOptionOut(BaseModel):
+    code: str
+    name: str
+    price: str
+    price_display: str
+
+
+class GiftOptionsOut(BaseModel):
+    message: str
+    gift_wrap: Annotated[str | None, BeforeValidator(_none_if_empty)] = Field(
+        description="The chosen wrap's code, or None."
+    )
+    gift_wrap_name: str
+    ship_to_recipient: bool
+
+
+class OrderTotals(BaseModel):
+    """The money of an order, frozen on its draft: what prepare_order and get_order show."""
+
+    line_items: list[LineItemOut]
+    totals: list[TotalLineOut] = Field(
+        description="items, shipping, gift_wrap, tax, total; total is exactly what is charged."
+    )
+    prices_include_tax: bool
+    delivery: DeliveryOptionOut | None
+    gift_options: GiftOptionsOut
+    summary: str = Field(
+        description="One sentence to tell the person: total, shipping, arrival window."
+    )
 
 
 class OrderGift(BaseModel):
@@ -169,15 +276,19 @@ class PaymentMethodRef(BaseModel):
     label: str
 
 
-class PrepareOrderOutput(ToolOutput):
+class PrepareOrderOutput(ToolOutput, OrderTotals):
     workflow_id: UUID
     current_step: StepId
     order_id: UUID
     status: Literal["draft"]
     gift: OrderGift
-    amount: str = Field(description="Total to pay, decimal as a string.")
+    amount: str = Field(description="Total to pay (the 'total' line), decimal as a string.")
     currency: str
     shipping: Shipping
+    delivery_options: list[DeliveryOptionOut] = Field(
+        description="Every option serving the address, cheapest first, with its window."
+    )
+    gift_wrap_options: list[GiftWrapOptionOut]
     payment_method: PaymentMethodRef
     expires_at: datetime = Field(description="The stock is held until then; confirm before it.")
     next_step: str
@@ -300,8 +411,6 @@ class FulfilmentOut(BaseModel):
     status: Literal["unfulfilled", "shipped", "delivered"] = Field(
         description="unfulfilled (paid, not shipped yet) → shipped → delivered."
     )
-    delivery_earliest: date | None = Field(description="The promised delivery window's start.")
-    delivery_latest: date | None = Field(description="The promised delivery window's end.")
     carrier: str | None = None
     tracking_number: str | None = None
     tracking_url: str | None = None
@@ -309,7 +418,7 @@ class FulfilmentOut(BaseModel):
     delivered_at: datetime | None = None
 
 
-class GetOrderOutput(ToolOutput):
+class GetOrderOutput(ToolOutput, OrderTotals):
     order_id: UUID
     workflow_id: UUID | None
     status: OrderStatusName
@@ -324,5 +433,5 @@ class GetOrderOutput(ToolOutput):
     payments: list[PaymentOut]
     saga: list[SagaStepOut] = Field(description="The checkout steps in order, with outcomes.")
     fulfilment: FulfilmentOut = Field(
-        description="Where the gift is: shipping status, delivery window and tracking."
+        description="Where the gift is: shipping status and tracking (the window is in delivery)."
     )

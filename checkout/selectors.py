@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import uuid
+from datetime import date
 from decimal import Decimal
 
+from babel import Locale
+from babel.dates import format_date, format_interval
+from babel.numbers import format_currency, format_decimal
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import F, OuterRef, Prefetch, Subquery
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from checkout.models import Order, OrderLine, OrderStatus, Payment
 from checkout.payments.methods import payment_method
+from checkout.pricing import DeliveryOption, round_money
+from checkout.store import GiftWrap
 from gifts.models import Step, WorkflowContext
 from tool_runtime.errors import ERROR_CATALOG, ToolError
 
@@ -58,6 +66,7 @@ def workflow_order_id(*, workflow: WorkflowContext) -> uuid.UUID | None:
 def order_with_history(*, owner: AbstractBaseUser, order_id: uuid.UUID) -> Order:
     order = (
         Order.objects.filter(pk=order_id, owner=owner)
+        .select_related("gift_wrap")
         .prefetch_related(
             Prefetch("lines", queryset=OrderLine.objects.order_by("id")),
             Prefetch("payments", queryset=Payment.objects.order_by("attempt", "id")),
@@ -112,8 +121,6 @@ def order_detail(order: Order) -> dict:
         "failure": failure,
         "fulfilment": {
             "status": order.fulfilment_status,
-            "delivery_earliest": order.delivery_earliest,
-            "delivery_latest": order.delivery_latest,
             "carrier": order.carrier or None,
             "tracking_number": order.tracking_number or None,
             "tracking_url": order.tracking_url or None,
@@ -132,6 +139,7 @@ def order_detail(order: Order) -> dict:
             }
             for p in order.payments.all()
         ],
+        **order_totals(order),
         "saga": [
             {
                 "step": s.step,
@@ -205,3 +213,142 @@ def rollback_preview(order: Order) -> str:
     # No message goes to the customer on a rollback: staff tell them, if they should know.
     parts.append("e-mail the customer: no")
     return ", ".join(parts)
+
+
+# --- totals, as prepare_order and get_order show them -----------------------------------------
+
+
+def _babel_locale() -> str:
+    return translation.to_locale(translation.get_language() or "en")
+
+
+def money_display(amount: Decimal, currency: str) -> str:
+    """An amount as the active language writes it (CLDR via Babel): €4.90, 4,90 €."""
+    return format_currency(amount, currency, locale=_babel_locale())
+
+
+def delivery_window(earliest: date, latest: date) -> str:
+    """The window as the active language writes it, e.g. 'Mar 12-14'."""
+    if earliest == latest:
+        return format_date(earliest, "MMMd", locale=_babel_locale())
+    return format_interval(earliest, latest, "MMMd", locale=_babel_locale())
+
+
+def delivery_option_out(option: DeliveryOption, *, selected: str | None = None) -> dict:
+    return {
+        "code": option.code,
+        "name": option.name,
+        "price": str(option.price),
+        "price_display": money_display(option.price, option.currency),
+        "earliest": option.earliest,
+        "latest": option.latest,
+        "window": delivery_window(option.earliest, option.latest),
+        "selected": option.code == selected,
+    }
+
+
+def gift_wrap_options(*, currency: str) -> list[dict]:
+    """The active gift wraps priced in `currency`."""
+    offered = []
+    for wrap in GiftWrap.objects.filter(active=True).prefetch_related("prices"):
+        price = next((p.amount for p in wrap.prices.all() if p.currency == currency), None)
+        if price is not None:
+            price = round_money(price, currency)
+            offered.append(
+                {
+                    "code": wrap.code,
+                    "name": wrap.name,
+                    "price": str(price),
+                    "price_display": money_display(price, currency),
+                }
+            )
+    return offered
+
+
+def _tax_label(order: Order) -> str:
+    rate = format_decimal(order.tax_rate.normalize(), locale=_babel_locale())
+    values = {"tax": order.tax_name, "rate": rate}
+    if order.prices_include_tax:
+        return _("incl. %(tax)s %(rate)s %%") % values
+    return _("+ %(tax)s %(rate)s %%") % values
+
+
+def order_totals(order: Order) -> dict:
+    """An order's line items, total lines (machine code, localized label, amount), delivery
+    and gift options, in the active language: the OrderTotals schema's fields."""
+    currency = order.currency
+
+    def total_line(code: str, label: str, amount: Decimal) -> dict:
+        return {
+            "code": code,
+            "label": str(label),
+            "amount": str(amount),
+            "display": money_display(amount, currency),
+        }
+
+    totals = [total_line("items", _("Items"), order.items_total)]
+    if order.shipping_option:
+        label = _("Shipping: %(option)s") % {"option": order.shipping_option_name}
+        totals.append(total_line("shipping", label, order.shipping_total))
+    if order.gift_wrap_name:
+        label = _("Gift wrap: %(name)s") % {"name": order.gift_wrap_name}
+        totals.append(total_line("gift_wrap", label, order.gift_wrap_total))
+    if order.tax_name:
+        totals.append(total_line("tax", _tax_label(order), order.tax_total))
+    totals.append(total_line("total", _("Total"), order.amount))
+    delivery = None
+    if order.delivery_earliest and order.delivery_latest:
+        delivery = {
+            "code": order.shipping_option,
+            "name": order.shipping_option_name,
+            "price": str(order.shipping_total),
+            "price_display": money_display(order.shipping_total, currency),
+            "earliest": order.delivery_earliest,
+            "latest": order.delivery_latest,
+            "window": delivery_window(order.delivery_earliest, order.delivery_latest),
+            "selected": True,
+        }
+    values = {"total": money_display(order.amount, currency)}
+    if delivery is not None:
+        values |= {"shipping": delivery["price_display"], "window": delivery["window"]}
+        summary = _("%(total)s including %(shipping)s shipping, arriving %(window)s") % values
+    else:
+        summary = _("%(total)s in total") % values
+    return {
+        "line_items": [
+            {
+                "product_id": line.product_id,
+                "sku": line.sku,
+                "name": line.name,
+                "quantity": line.quantity,
+                "unit_price": str(line.unit_price),
+                "line_total": str(line.line_total),
+                "tax_rate": str(line.tax_rate),
+                "tax": str(line.tax_amount),
+            }
+            for line in order.lines.all()
+        ],
+        "totals": totals,
+        "prices_include_tax": order.prices_include_tax,
+        "delivery": delivery,
+        "gift_options": {
+            "message": order.gift_message,
+            "gift_wrap": order.gift_wrap.code if order.gift_wrap_id else None,
+            "gift_wrap_name": order.gift_wrap_name,
+            "ship_to_recipient": order.ship_to_recipient,
+        },
+        "summary": str(summary),
+    }
+
+
+def address_lines(shipping: dict, *, locale: str = "en_US") -> list[str]:
+    """A postal address as lines, the country by its name in `locale` (a CLDR locale)."""
+    city = " ".join(part for part in (shipping.get("postal_code"), shipping.get("city")) if part)
+    country = shipping.get("country", "")
+    try:
+        country_name = Locale.parse(locale).territories.get(country, country)
+    except (ValueError, TypeError):
+        country_name = country
+    lines = [shipping.get("name"), shipping.get("line1"), shipping.get("line2"), city]
+    lines += [shipping.get("state"), country_name]
+    return [str(line) for line in lines if line]

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
-from checkout import selectors
+from checkout import pricing, selectors
 from checkout.models import FulfilmentStatus, Order, OrderAuditEntry, OrderStatus
 from checkout.payments.methods import offered_payment_methods
 from checkout.saga import cancellation, charge, compensation, draft
@@ -51,6 +51,7 @@ class PreparedOrder:
     order: Order
     workflow: WorkflowContext
     confirmation_token: str
+    delivery_options: list[pricing.DeliveryOption]
 
 
 @dataclass(frozen=True)
@@ -88,15 +89,36 @@ def check_prepare_order(*, workflow: WorkflowContext, payment_method_id: str) ->
 
 
 def prepare_order(
-    *, workflow: WorkflowContext, payment_method_id: str, shipping: dict, correlation_id: str
+    *,
+    workflow: WorkflowContext,
+    payment_method_id: str,
+    shipping: dict,
+    correlation_id: str,
+    quantity: int = 1,
+    shipping_option: str | None = None,
+    gift_wrap: str | None = None,
+    gift: draft.GiftOptions | None = None,
+    currency: str | None = None,
 ) -> PreparedOrder:
-    """A draft order for the selected gift with its stock held (releasing any earlier draft)."""
+    """A priced draft order for the selected gift with its stock held: the workflow's draft
+    re-priced when it holds the same items (its hold kept), else a new one replacing it.
+    Pricing refusals (quantity, currency, delivery option, wrap, tax rate) raise before
+    anything is written."""
     product = check_prepare_order(workflow=workflow, payment_method_id=payment_method_id)
+    quote = pricing.quote(
+        product=product,
+        quantity=quantity,
+        country=shipping["country"],
+        currency=currency,
+        shipping_option=shipping_option,
+        gift_wrap=gift_wrap,
+    )
     result = draft.do_prepare_order(
         workflow=workflow,
-        product=product,
+        quote=quote,
         payment_method_id=payment_method_id,
         shipping=shipping,
+        gift=gift or draft.GiftOptions(),
         correlation_id=correlation_id,
     )
     if isinstance(result, InProgress):
@@ -116,7 +138,7 @@ def prepare_order(
             next_actions=["select_gift with another suggested product_id", "suggest_gifts"],
         )
     workflow.refresh_from_db()
-    return PreparedOrder(result.order, workflow, result.confirmation_token)
+    return PreparedOrder(result.order, workflow, result.confirmation_token, quote.options)
 
 
 # --- commit ---------------------------------------------------------------------------------
@@ -190,7 +212,8 @@ def _check_token(order: Order, token: str | None) -> None:
             "CONFIRMATION_REQUIRED",
             'Only the person can confirm a purchase: they must press "Confirm purchase" in the widget, '
             "which sends the confirmation token. Show them the order summary and ask them to confirm "
-            "there; never invent a token.",
+            "there; never invent a token. A token shown before prepare_order re-priced the order no "
+            "longer confirms it: the person confirms the new summary.",
             field="confirmation_token",
             details={"order_id": str(order.pk)},
         )

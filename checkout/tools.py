@@ -4,10 +4,12 @@ they call (services.prepare_order is the write; prepare_order_tool answers the t
 
 from __future__ import annotations
 
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from checkout import selectors, services
 from checkout.payments.methods import offered_payment_methods
+from checkout.saga.draft import GiftOptions
 from checkout.saga.states import ALREADY, CLOSED
 from checkout.schemas import (
     CancelOrderInput,
@@ -79,24 +81,38 @@ def prepare_order_tool(context: ToolContext, args: PrepareOrderInput) -> ToolRes
         payment_method_id=args.payment_method_id,
         shipping=args.shipping.model_dump(mode="json"),
         correlation_id=context.correlation_id,
+        quantity=args.quantity,
+        shipping_option=args.shipping_option,
+        gift_wrap=args.gift_wrap,
+        gift=GiftOptions(message=args.gift_message or "", ship_to_recipient=args.ship_to_recipient),
+        currency=args.currency,
     )
     order = prepared.order
-    output = PrepareOrderOutput(
-        workflow_id=prepared.workflow.id,
-        current_step=prepared.workflow.current_step,
-        order_id=order.pk,
-        status="draft",
-        gift=selectors.gift_of(order),
-        amount=str(order.amount),
-        currency=order.currency,
-        shipping=order.shipping,
-        payment_method=selectors.payment_method_ref(order.payment_method_id),
-        expires_at=order.expires_at,
-        next_step=(
-            'Show this summary to the person. Nothing is charged until they press "Confirm purchase" '
-            "in the widget; do not call commit_order yourself."
-        ),
-    )
+    with translation.override(context.locale):
+        output = PrepareOrderOutput(
+            workflow_id=prepared.workflow.id,
+            current_step=prepared.workflow.current_step,
+            order_id=order.pk,
+            status="draft",
+            gift=selectors.gift_of(order),
+            amount=str(order.amount),
+            currency=order.currency,
+            shipping=order.shipping,
+            delivery_options=[
+                selectors.delivery_option_out(option, selected=order.shipping_option)
+                for option in prepared.delivery_options
+            ],
+            gift_wrap_options=selectors.gift_wrap_options(currency=order.currency),
+            payment_method=selectors.payment_method_ref(order.payment_method_id),
+            expires_at=order.expires_at,
+            next_step=(
+                "Show this summary to the person (the total, the delivery option and its dates). "
+                "To change the delivery option, quantity or gift options, call prepare_order again "
+                'with them. Nothing is charged until the person presses "Confirm purchase" in '
+                "the widget; do not call commit_order yourself."
+            ),
+            **selectors.order_totals(order),
+        )
     # The token goes to the widget only (_meta); the model never sees it.
     meta = {
         "confirmation_token": prepared.confirmation_token,
@@ -154,7 +170,8 @@ def get_order_tool(context: ToolContext, args: GetOrderInput) -> ToolResult:
     order = selectors.order_with_history(owner=context.principal, order_id=args.order_id)
     # The person's receipt link: for the widget, never for the model.
     meta = {"receipt_key": order.receipt_key} if order.receipt_key else {}
-    return ToolResult(GetOrderOutput(**selectors.order_detail(order)), meta)
+    with translation.override(context.locale):
+        return ToolResult(GetOrderOutput(**selectors.order_detail(order)), meta)
 
 
 register(
@@ -185,10 +202,15 @@ register(
         title="Prepare the order",
         description=(
             "Create a draft order for the selected gift with a payment method and shipping address, and hold "
-            "the stock for a limited time. Returns the summary to show the person; it charges nothing. "
-            "Preparing again replaces the earlier draft. Requires an idempotency_key (a new UUID per action; "
-            "the same one when retrying). Do NOT call it before select_gift, and do NOT follow it with "
-            "commit_order yourself: the person confirms in the widget."
+            "the stock for a limited time. Returns the priced summary to show the person: line items, "
+            "totals (items, shipping, gift wrap, tax, total; 'total' is exactly what is charged), the "
+            "delivery options serving the address with their prices and arrival dates (the cheapest is "
+            "chosen unless shipping_option names another), gift wrap options, and a one-line summary "
+            "such as '€54.90 including €4.90 shipping, arriving Mar 12-14'. It charges nothing. Call it "
+            "again to change the delivery option, quantity or gift options: the draft is re-priced and "
+            "keeps its stock hold. Requires an idempotency_key (a new UUID per action; the same one when "
+            "retrying). Do NOT call it before select_gift, and do NOT follow it with commit_order "
+            "yourself: the person confirms in the widget."
         ),
         input_model=PrepareOrderInput,
         output_model=PrepareOrderOutput,
@@ -259,11 +281,11 @@ register(
         name="get_order",
         title="Show an order",
         description=(
-            "Read one of the person's orders: status, amount, payments (charged, refunded) and the checkout "
-            "steps with their outcomes, plus the failure reason if any, and fulfilment: shipping status "
-            "(unfulfilled, shipped, delivered), the delivery window and tracking. Call it to follow a "
-            "payment_pending order, to explain a failure, or when the person asks where their gift is. It "
-            "changes nothing; do NOT call it in a tight loop."
+            "Read one of the person's orders: status, line items and totals, the delivery option and its "
+            "arrival window, gift options, payments (charged, refunded) and the checkout steps with their "
+            "outcomes, the failure reason if any, and fulfilment: shipping status (unfulfilled, shipped, "
+            "delivered) and tracking. Call it to follow a payment_pending order, to explain a failure, or "
+            "when the person asks where their gift is. It changes nothing; do NOT call it in a tight loop."
         ),
         input_model=GetOrderInput,
         output_model=GetOrderOutput,

@@ -132,6 +132,31 @@ def _fresh_caller_cache():
     call_log.discard()
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    from checkout.store_seed import seed_demo_store
+
+    with django_db_blocker.unblock():
+        seed_demo_store()
+
+
+@pytest.fixture(autouse=True)
+def _demo_store(request):
+    """The shop's delivery options and tax rates, which every order needs: seeded once per
+    session, and again after a transactional test emptied the tables."""
+    names = set(request.fixturenames)
+    marker = request.node.get_closest_marker("django_db")
+    if not (marker or names & {"db", "transactional_db"}):
+        return
+    transactional = "transactional_db" in names or (marker and marker.kwargs.get("transaction"))
+    request.getfixturevalue("transactional_db" if transactional else "db")
+    from checkout.store import ShippingRate
+    from checkout.store_seed import seed_demo_store
+
+    if not ShippingRate.objects.exists():
+        seed_demo_store()
+
+
 @pytest.fixture
 def user(db):
     return get_user_model().objects.create_user(username="alice", password="pw-alice-123")

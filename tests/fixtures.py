@@ -96,6 +96,33 @@ def make_product(*, sku: str = "GG-CHK-GRINDER", stock: int = 5, price: str = "3
     )
 
 
+def priced_order(owner, status: str, amount: Decimal = Decimal("30.00"), **fields) -> Order:
+    """An order of one line at `amount` with its total made up as checkout.pricing makes it
+    (what check_ledger expects), made directly in the database."""
+    order = Order.objects.create(
+        owner=owner,
+        status=status,
+        amount=amount,
+        items_total=amount,
+        currency="USD",
+        payment_method_id="pm_card_visa",
+        **fields,
+    )
+    product, _ = Product.objects.get_or_create(
+        sku="GG-LEDGER-1",
+        defaults={"name": "Ledger mug", "description": "d", "category": "kitchen", "price": 1},
+    )
+    order.lines.create(
+        product=product,
+        sku=product.sku,
+        name=product.name,
+        unit_price=amount,
+        quantity=1,
+        line_total=amount,
+    )
+    return order
+
+
 def gift_selected(api, product: Product) -> str:
     """A new workflow at gift_selected with `product` chosen (through the real tools)."""
     workflow_id = start(api)

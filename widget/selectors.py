@@ -85,7 +85,10 @@ def order_gift(order_id: Any) -> dict[str, Any] | None:
     except ValueError:
         return None
     line = checkout_selectors.first_line(order_id=key)
-    return {**product_card(catalog.item_of(line.product)), "name": line.name} if line else None
+    if line is None:
+        return None
+    card = product_card(catalog.item_of(line.product))
+    return {**card, "name": line.name, "max_per_order": line.product.max_per_order}
 
 
 def order_fulfilment(order_id: Any) -> dict[str, Any] | None:

@@ -107,12 +107,15 @@ def claim_for_payment(order: Order) -> bool:
             )
         if draft_id != order.pk:
             return False
+        # The digest the caller checked the token against: a draft re-priced since (which
+        # rotates its token) is not claimed, so what is charged is the total the person saw.
         return bool(
             Order.objects.filter(
                 pk=order.pk,
                 status=OrderStatus.DRAFT,
                 expires_at__gt=timezone.now(),
                 confirmation_used_at__isnull=True,
+                confirmation_token_digest=order.confirmation_token_digest,
             ).update(status=OrderStatus.PROCESSING)
         )
 

@@ -35,6 +35,7 @@ from tests.fixtures import (
     make_product,
     new_key,
     order_of,
+    prepare,
     prepared,
     saga_timeline,
 )
@@ -314,7 +315,7 @@ def test_only_the_workflows_current_draft_can_be_paid(api):
     product = make_product(stock=5)
     workflow_id = gift_selected(api, product)
     first_id, first_token = prepared(api, workflow_id)
-    second_id, _ = prepared(api, workflow_id)
+    second_id = prepare(api, workflow_id, quantity=2).body["order_id"]  # other items: a new draft
     # Simulate the race: the first draft is still a live draft although the second replaced it.
     Order.objects.filter(pk=first_id).update(
         status="draft", confirmation_used_at=None, failure_code="", failure_message=""

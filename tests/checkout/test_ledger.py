@@ -14,6 +14,7 @@ from checkout.models import Order, OrderStatus, Payment, PaymentStatus
 from checkout.payments import gateway, simulator
 from checkout.payments.gateway import ChargeResult
 from checkout.payments.provider import ProviderUnavailable
+from tests.fixtures import priced_order
 
 pytestmark = pytest.mark.django_db(databases=["default", "payment_ledger"])
 
@@ -21,9 +22,7 @@ PRICE = Decimal("30.00")
 
 
 def make_order(user, status: str, amount: Decimal = PRICE) -> Order:
-    return Order.objects.create(
-        owner=user, status=status, amount=amount, currency="USD", payment_method_id="pm_card_visa"
-    )
+    return priced_order(user, status, amount)
 
 
 def pay(order: Order, method: str = "pm_card_visa", *, record: str | None = None) -> Payment:

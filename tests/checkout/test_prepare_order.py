@@ -142,11 +142,28 @@ def test_idempotency_key_format_is_validated(api, bad_key):
     assert error["field"] == "idempotency_key"
 
 
-def test_preparing_again_replaces_the_earlier_draft(api):
+def test_preparing_again_with_the_same_items_reprices_the_draft_and_keeps_its_hold(api):
+    product = make_product(stock=5)
+    workflow_id = gift_selected(api, product)
+    first, first_token = prepared(api, workflow_id)
+    hold = order_of(first).reservations.get()
+    second, second_token = prepared(api, workflow_id, "pm_card_declined")
+    assert second == first and second_token != first_token
+    order = order_of(first)
+    assert order.status == OrderStatus.DRAFT and order.payment_method_id == "pm_card_declined"
+    assert list(order.reservations.values_list("pk", "status")) == [(hold.pk, "held")]
+    assert_books_balance(product, initial={product.pk: 5})
+    product.refresh_from_db()
+    assert product.stock == 4
+
+
+def test_preparing_again_with_another_quantity_replaces_the_earlier_draft(api):
     product = make_product(stock=5)
     workflow_id = gift_selected(api, product)
     first, _ = prepared(api, workflow_id)
-    second, _ = prepared(api, workflow_id, "pm_card_declined")
+    response = prepare(api, workflow_id, quantity=2)
+    assert response.status == 200, response.body
+    second = response.body["order_id"]
     assert order_of(first).status == OrderStatus.CANCELLED
     assert order_of(second).status == OrderStatus.DRAFT
     assert (
@@ -155,7 +172,7 @@ def test_preparing_again_replaces_the_earlier_draft(api):
     )
     assert_books_balance(product, initial={product.pk: 5})
     product.refresh_from_db()
-    assert product.stock == 4
+    assert product.stock == 3
 
 
 def test_out_of_stock_when_the_last_unit_is_held_by_someone_else(api, other_api):

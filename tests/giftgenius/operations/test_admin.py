@@ -426,6 +426,7 @@ def product_form(product, **changes) -> dict:
         "price": str(product.price),
         "currency": product.currency,
         "stock": str(product.stock),
+        "max_per_order": str(product.max_per_order),
         "active": "on",
         "age_min": str(product.age_min),
         "age_max": str(product.age_max),

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 from datetime import timedelta
-from decimal import Decimal
 
 import pytest
 from django.core.management import ManagementUtility, call_command
@@ -14,6 +13,7 @@ from django.utils import timezone
 
 from checkout.models import Order, OrderStatus, SagaStep
 from giftgenius.operations import alerts
+from tests.fixtures import priced_order
 from tool_runtime.errors import ERROR_CATALOG, Severity
 from tool_runtime.models import ToolCallLog
 
@@ -121,13 +121,7 @@ def test_mass_payment_timeouts_fire_from_the_tool_log():
 
 
 def make_order(owner, status: str = OrderStatus.FAILED, *, idle: timedelta = timedelta(0)) -> Order:
-    order = Order.objects.create(
-        owner=owner,
-        status=status,
-        amount=Decimal("30.00"),
-        currency="USD",
-        payment_method_id="pm_card_visa",
-    )
+    order = priced_order(owner, status)
     Order.objects.filter(pk=order.pk).update(updated_at=timezone.now() - idle)
     return order
 
