@@ -352,3 +352,30 @@ def address_lines(shipping: dict, *, locale: str = "en_US") -> list[str]:
     lines = [shipping.get("name"), shipping.get("line1"), shipping.get("line2"), city]
     lines += [shipping.get("state"), country_name]
     return [str(line) for line in lines if line]
+
+
+def staff_order_view(order: Order) -> dict:
+    """What the staff's order page shows on top, as a shop's order page reads: the customer,
+    items, delivery, address, gift options, totals and fulfilment, with the saga beside."""
+    owner = order.owner
+    with translation.override("en"):
+        money = order_totals(order)
+    return {
+        "customer": owner.get_full_name() or owner.get_username(),
+        "email": owner.email,
+        "items": money["line_items"],
+        "currency": order.currency,
+        "totals": money["totals"],
+        "delivery": money["delivery"],
+        "delivery_option": order.shipping_option_name,
+        "address": address_lines(order.shipping),
+        "gift_message": order.gift_message,
+        "gift_wrap": order.gift_wrap_name,
+        "ship_to_recipient": order.ship_to_recipient,
+        "payment_method": payment_method_ref(order.payment_method_id)["label"],
+        "fulfilment": order.get_fulfilment_status_display(),
+        "carrier": order.carrier,
+        "tracking_number": order.tracking_number,
+        "tracking_url": order.tracking_url,
+        "timeline": list(order.saga_steps.all()),
+    }
