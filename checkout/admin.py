@@ -18,7 +18,9 @@ from django.db.models.functions import Cast
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.formats import date_format
 from django.utils.html import format_html
+from django.utils.timezone import localtime
 
 from checkout import (  # noqa: F401 (outbox_admin and store_admin register theirs)
     fulfilment,
@@ -150,16 +152,7 @@ OUTCOME_MESSAGES = {
 @admin.register(Order)
 class OrderAdmin(RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin):
     # Fits 1280 px: the short code opens the order; the full id is on its page.
-    list_display = [
-        "short_code",
-        "customer",
-        "product",
-        "recipient",
-        "status",
-        "fulfilment_status",
-        "total",
-        "created_at",
-    ]
+    list_display = ["short_code", "customer", "product", "recipient", "state", "total"]
     list_display_links = ["short_code"]
     list_filter = ["status", "fulfilment_status", "failure_code", "currency", "created_at"]
     search_fields = [
@@ -290,7 +283,16 @@ class OrderAdmin(RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin):
 
     @admin.display(description="order", ordering="created_at")
     def short_code(self, order: Order) -> str:
-        return str(order.pk).split("-")[0].upper()
+        placed = date_format(localtime(order.created_at), "SHORT_DATETIME_FORMAT")
+        return format_html("{}<br><small>{}</small>", str(order.pk).split("-")[0].upper(), placed)
+
+    @admin.display(description="status", ordering="status")
+    def state(self, order: Order) -> str:
+        return format_html(
+            "{}<br><small>{}</small>",
+            order.get_status_display().split(" (")[0],
+            order.get_fulfilment_status_display(),
+        )
 
     @admin.display(description="customer", ordering="owner__username")
     def customer(self, order: Order) -> str:
