@@ -125,8 +125,8 @@ def prepare_order(
         busy = result.order
         raise ToolError(
             "ORDER_IN_PROGRESS",
-            f"Order {busy.pk} of this workflow is being paid for (status {busy.status}). Wait for it: "
-            "call get_order until it is completed or failed, before preparing another order.",
+            f"Order {busy.pk} of this workflow {_paid_or_paying(busy)} (status {busy.status}). "
+            "Call get_order to follow it; this workflow prepares no other order meanwhile.",
             details={"order_id": str(busy.pk), "order_status": busy.status},
             next_actions=["get_order"],
         )
@@ -139,6 +139,10 @@ def prepare_order(
         )
     workflow.refresh_from_db()
     return PreparedOrder(result.order, workflow, result.confirmation_token, quote.options)
+
+
+def _paid_or_paying(order: Order) -> str:
+    return "was paid for" if order.status == OrderStatus.COMPLETED else "is being paid for"
 
 
 # --- commit ---------------------------------------------------------------------------------
@@ -447,10 +451,9 @@ def check_leave_checkout(*, order_id: uuid.UUID) -> None:
     order = Order.objects.filter(pk=order_id).first()
     if order is None or order.status in FINAL_STATUSES:
         return
-    what = "was paid for" if order.status == OrderStatus.COMPLETED else "is being paid for"
     raise ToolError(
         "ORDER_IN_PROGRESS",
-        f"Order {order.pk} {what} (status {order.status}); the workflow cannot go back from "
+        f"Order {order.pk} {_paid_or_paying(order)} (status {order.status}); the workflow cannot go back from "
         "checkout while it runs or after it was paid. Call get_order to follow it.",
         field="step_id",
         details={"order_id": str(order.pk), "order_status": order.status},

@@ -85,7 +85,7 @@ def do_prepare_order(
 ) -> SagaOutcome | Prepared | InProgress:
     """create_order → reserve_items, or re-price the workflow's draft in place. Returns
     Prepared, a failed SagaOutcome (OUT_OF_STOCK), or InProgress when an order of the workflow
-    is being paid for.
+    is being (or was) paid for.
 
     A draft still holding the same items is re-priced and keeps its stock hold (and its
     expiry); any other draft is released and replaced. Either way the draft gets a new
@@ -102,7 +102,11 @@ def do_prepare_order(
     line = quote.lines[0]
     with transaction.atomic():
         lock_workflow(workflow.pk)
-        busy = Order.objects.filter(workflow=workflow, status__in=IN_FLIGHT).first()
+        # A completed order counts too: the step gate read the workflow before this lock, and
+        # a commit may have completed it since.
+        busy = Order.objects.filter(
+            workflow=workflow, status__in=(*IN_FLIGHT, OrderStatus.COMPLETED)
+        ).first()
         if busy is not None:
             return InProgress(busy)
         kept = None

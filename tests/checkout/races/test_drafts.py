@@ -185,7 +185,8 @@ def test_a_confirm_during_prepare_order_waits_and_finds_its_draft_replaced(user,
 
     second, confirm = race_at_release(
         monkeypatch,
-        holder=lambda: prepare(ToolClient(bearer), workflow_id, "pm_card_visa"),
+        # Another quantity: the draft is replaced (the same items would be re-priced in place).
+        holder=lambda: prepare(ToolClient(bearer), workflow_id, "pm_card_visa", quantity=2),
         racer=lambda: commit(ToolClient(bearer), workflow_id, first_id, first_token),
     )
 
