@@ -8,24 +8,33 @@ rollback, which runs the same compensation as the cancel_order tool and is audit
 
 from __future__ import annotations
 
+import re
+
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import QuerySet
+from django.db.models import CharField, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Cast
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.formats import date_format
 from django.utils.html import format_html
+from django.utils.timezone import localtime
 
-from checkout import fulfilment, outbox, receipts, selectors, services, store_admin  # noqa: F401 (store_admin registers)
+from checkout import (  # noqa: F401 (outbox_admin and store_admin register theirs)
+    fulfilment,
+    outbox_admin,
+    receipts,
+    selectors,
+    services,
+    store_admin,
+)
 from checkout.models import (
     FulfilmentStatus,
     Order,
     OrderAuditEntry,
     OrderLine,
-    OutboxMessage,
-    OutboxStatus,
-    ParkedOutboxMessage,
     Payment,
     Reservation,
     SagaStep,
@@ -37,6 +46,7 @@ from tool_runtime.admin import RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin
 from tool_runtime.text import printable
 
 ROLLBACK_PERMISSION = "checkout.rollback_order"
+SHORT_CODE = re.compile(r"[0-9a-f]{4,8}")
 RECEIPTS_PERMISSION = "checkout.resend_receipt"
 FULFIL_PERMISSION = "checkout.fulfil_order"
 
@@ -150,22 +160,16 @@ OUTCOME_MESSAGES = {
 
 @admin.register(Order)
 class OrderAdmin(RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin):
-    list_display = [
-        "id",
-        "owner",
-        "status",
-        "amount",
-        "currency",
-        "payment_method_id",
-        "failure_code",
-        "created_at",
-        "updated_at",
-    ]
-    list_filter = ["status", "failure_code", "currency", "created_at"]
+    # Fits 1280 px: the short code opens the order; the full id is on its page.
+    list_display = ["short_code", "customer", "product", "recipient", "state", "total"]
+    list_display_links = ["short_code"]
+    list_filter = ["status", "fulfilment_status", "failure_code", "currency", "created_at"]
     search_fields = [
         "correlation_id",
         "owner__username",
         "owner__email",
+        "owner__first_name",
+        "owner__last_name",
         "payments__provider_idempotency_key",
         "payments__provider_charge_id",
         # The correlation id of any call that moved the order (a failed commit's included).
@@ -174,7 +178,7 @@ class OrderAdmin(RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin):
     uuid_search_fields = ("id", "workflow_id")
     list_select_related = ["owner"]
     date_hierarchy = "created_at"
-    exclude = ["confirmation_token_digest"]
+    exclude = ["confirmation_token_digest", "receipt_key"]
     inlines = [
         OrderLineInline,
         ReservationInline,
@@ -267,10 +271,62 @@ class OrderAdmin(RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin):
             *super().get_urls(),
         ]
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        first_line = OrderLine.objects.filter(order=OuterRef("pk")).order_by("id")
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                product_name=Subquery(first_line.values("name")[:1]),
+                # The short code is the id's first block: text, so it can be searched by prefix.
+                id_text=Cast("id", output_field=CharField()),
+            )
+        )
+
+    def get_search_results(self, request: HttpRequest, queryset: QuerySet, search_term: str):
+        results, duplicates = super().get_search_results(request, queryset, search_term)
+        code = search_term.strip().lower()
+        if SHORT_CODE.fullmatch(code):
+            results = results | queryset.filter(id_text__startswith=code)
+        return results, duplicates
+
+    @admin.display(description="order", ordering="created_at")
+    def short_code(self, order: Order) -> str:
+        placed = date_format(localtime(order.created_at), "SHORT_DATETIME_FORMAT")
+        return format_html("{}<br><small>{}</small>", str(order.pk).split("-")[0].upper(), placed)
+
+    @admin.display(description="status", ordering="status")
+    def state(self, order: Order) -> str:
+        return format_html(
+            "{}<br><small>{}</small>",
+            order.get_status_display().split(" (")[0],
+            order.get_fulfilment_status_display(),
+        )
+
+    @admin.display(description="customer", ordering="owner__username")
+    def customer(self, order: Order) -> str:
+        owner = order.owner
+        name = owner.get_full_name() or owner.get_username()
+        return format_html("{}<br><small>{}</small>", name, owner.email) if owner.email else name
+
+    @admin.display(description="product", ordering="product_name")
+    def product(self, order: Order) -> str:
+        return order.product_name or ""
+
+    @admin.display(description="recipient")
+    def recipient(self, order: Order) -> str:
+        return str(order.shipping.get("name", "")) if isinstance(order.shipping, dict) else ""
+
+    @admin.display(description="total", ordering="amount")
+    def total(self, order: Order) -> str:
+        return f"{order.amount} {order.currency}"
+
     def change_view(self, request: HttpRequest, object_id, form_url="", extra_context=None):
+        order = self.get_object(request, object_id)
         extra_context = {
             **(extra_context or {}),
             "can_rollback": self.has_rollback_permission(request),
+            "order_view": selectors.staff_order_view(order) if order else None,
         }
         return super().change_view(request, object_id, form_url, extra_context)
 
@@ -451,55 +507,3 @@ class SimulatedRefundAdmin(ViewOnlyAdmin):
     list_display = ["refund_id", "charge", "amount", "created_at"]
     search_fields = ["refund_id", "charge__charge_id", "idempotency_key"]
     list_filter = ["created_at"]
-
-
-OUTBOX_RETRY_PERMISSION = "checkout.retry_outboxmessage"
-
-
-@admin.register(OutboxMessage)
-class OutboxMessageAdmin(UuidSearchMixin, ViewOnlyAdmin):
-    """Everything sent later (provider events to apply, e-mails), once each, with what
-    delivering it did."""
-
-    list_display = [
-        "created_at",
-        "kind",
-        "key",
-        "status",
-        "attempts",
-        "next_attempt_at",
-        "order_id",
-        "outcome",
-        "last_error",
-    ]
-    list_filter = ["status", "kind", "created_at"]
-    search_fields = ["key", "payload__provider_payment_id"]
-    uuid_search_fields = ("order_id",)
-    date_hierarchy = "created_at"
-
-
-@admin.register(ParkedOutboxMessage)
-class ParkedOutboxMessageAdmin(OutboxMessageAdmin):
-    """The dead-letter list: messages that failed every try, waiting for a person."""
-
-    list_filter = ["kind", "created_at"]
-    actions = ["retry_messages"]
-
-    def has_retry_permission(self, request: HttpRequest) -> bool:
-        return request.user.has_perm(OUTBOX_RETRY_PERMISSION)
-
-    @admin.action(description="Retry selected messages now", permissions=["retry"])
-    def retry_messages(self, request: HttpRequest, queryset: QuerySet) -> None:
-        results = outbox.retry_parked(message_pks=list(queryset.values_list("pk", flat=True)))
-        delivered = sum(1 for status in results.values() if status == OutboxStatus.DELIVERED)
-        failing = len(results) - delivered
-        if delivered:
-            self.message_user(request, f"{delivered} message(s) delivered.", messages.SUCCESS)
-        if failing:
-            self.message_user(
-                request,
-                f"{failing} message(s) failed again and wait for the next retry (see last error).",
-                messages.WARNING,
-            )
-        if not results:
-            self.message_user(request, "None of the selected messages was parked.", messages.INFO)

@@ -411,8 +411,6 @@ class FulfilmentOut(BaseModel):
     status: Literal["unfulfilled", "shipped", "delivered"] = Field(
         description="unfulfilled (paid, not shipped yet) → shipped → delivered."
     )
-    delivery_earliest: date | None = Field(description="The promised delivery window's start.")
-    delivery_latest: date | None = Field(description="The promised delivery window's end.")
     carrier: str | None = None
     tracking_number: str | None = None
     tracking_url: str | None = None
@@ -435,5 +433,5 @@ class GetOrderOutput(ToolOutput, OrderTotals):
     payments: list[PaymentOut]
     saga: list[SagaStepOut] = Field(description="The checkout steps in order, with outcomes.")
     fulfilment: FulfilmentOut = Field(
-        description="Where the gift is: shipping status, delivery window and tracking."
+        description="Where the gift is: shipping status and tracking (the window is in delivery)."
     )

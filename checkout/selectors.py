@@ -6,6 +6,7 @@ import uuid
 from datetime import date
 from decimal import Decimal
 
+from babel import Locale
 from babel.dates import format_date, format_interval
 from babel.numbers import format_currency, format_decimal
 from django.contrib.auth.models import AbstractBaseUser
@@ -120,8 +121,6 @@ def order_detail(order: Order) -> dict:
         "failure": failure,
         "fulfilment": {
             "status": order.fulfilment_status,
-            "delivery_earliest": order.delivery_earliest,
-            "delivery_latest": order.delivery_latest,
             "carrier": order.carrier or None,
             "tracking_number": order.tracking_number or None,
             "tracking_url": order.tracking_url or None,
@@ -173,6 +172,47 @@ def first_line(*, order_id: uuid.UUID) -> OrderLine | None:
     return (
         OrderLine.objects.select_related("product").filter(order_id=order_id).order_by("id").first()
     )
+
+
+def fulfilment_of(*, order_id: uuid.UUID) -> dict | None:
+    """Where an order's gift is: fulfilment status, delivery window and tracking."""
+    return (
+        Order.objects.filter(pk=order_id)
+        .values(
+            "fulfilment_status",
+            "delivery_earliest",
+            "delivery_latest",
+            "carrier",
+            "tracking_number",
+            "tracking_url",
+        )
+        .first()
+    )
+
+
+def rollback_preview(order: Order) -> str:
+    """What rolling the order back would do, for staff to read before they confirm:
+    "refund 32.00 USD to Visa •••• 4242, release 1 unit, e-mail the customer: no"."""
+    if order.status == OrderStatus.CANCELLED:
+        return "Nothing: the order is already cancelled."
+    if order.status == OrderStatus.PROCESSING:
+        return "Refused while the checkout is running."
+    refund = sum(
+        (p.amount - p.refunded_amount for p in order.payments.all() if p.status == "succeeded"),
+        Decimal("0"),
+    )
+    units = sum(r.quantity for r in order.reservations.all() if r.status in ("held", "confirmed"))
+    parts = []
+    if refund:
+        card = payment_method_ref(order.payment_method_id)["label"]
+        parts.append(f"refund {refund:.2f} {order.currency} to {card}")
+    else:
+        parts.append("no refund (nothing was charged)")
+    parts.append(f"release {units} unit{'s' if units != 1 else ''}")
+    parts.append("cancel the order")
+    # No message goes to the customer on a rollback: staff tell them, if they should know.
+    parts.append("e-mail the customer: no")
+    return ", ".join(parts)
 
 
 # --- totals, as prepare_order and get_order show them -----------------------------------------
@@ -301,42 +341,41 @@ def order_totals(order: Order) -> dict:
     }
 
 
-def fulfilment_of(*, order_id: uuid.UUID) -> dict | None:
-    """Where an order's gift is: fulfilment status, delivery window and tracking."""
-    return (
-        Order.objects.filter(pk=order_id)
-        .values(
-            "fulfilment_status",
-            "delivery_earliest",
-            "delivery_latest",
-            "carrier",
-            "tracking_number",
-            "tracking_url",
-        )
-        .first()
-    )
+def address_lines(shipping: dict, *, locale: str = "en_US") -> list[str]:
+    """A postal address as lines, the country by its name in `locale` (a CLDR locale)."""
+    city = " ".join(part for part in (shipping.get("postal_code"), shipping.get("city")) if part)
+    country = shipping.get("country", "")
+    try:
+        country_name = Locale.parse(locale).territories.get(country, country)
+    except (ValueError, TypeError):
+        country_name = country
+    lines = [shipping.get("name"), shipping.get("line1"), shipping.get("line2"), city]
+    lines += [shipping.get("state"), country_name]
+    return [str(line) for line in lines if line]
 
 
-def rollback_preview(order: Order) -> str:
-    """What rolling the order back would do, for staff to read before they confirm:
-    "refund 32.00 USD to Visa •••• 4242, release 1 unit, e-mail the customer: no"."""
-    if order.status == OrderStatus.CANCELLED:
-        return "Nothing: the order is already cancelled."
-    if order.status == OrderStatus.PROCESSING:
-        return "Refused while the checkout is running."
-    refund = sum(
-        (p.amount - p.refunded_amount for p in order.payments.all() if p.status == "succeeded"),
-        Decimal("0"),
-    )
-    units = sum(r.quantity for r in order.reservations.all() if r.status in ("held", "confirmed"))
-    parts = []
-    if refund:
-        card = payment_method_ref(order.payment_method_id)["label"]
-        parts.append(f"refund {refund:.2f} {order.currency} to {card}")
-    else:
-        parts.append("no refund (nothing was charged)")
-    parts.append(f"release {units} unit{'s' if units != 1 else ''}")
-    parts.append("cancel the order")
-    # No message goes to the customer on a rollback: staff tell them, if they should know.
-    parts.append("e-mail the customer: no")
-    return ", ".join(parts)
+def staff_order_view(order: Order) -> dict:
+    """What the staff's order page shows on top, as a shop's order page reads: the customer,
+    items, delivery, address, gift options, totals and fulfilment, with the saga beside."""
+    owner = order.owner
+    with translation.override("en"):
+        money = order_totals(order)
+    return {
+        "customer": owner.get_full_name() or owner.get_username(),
+        "email": owner.email,
+        "items": money["line_items"],
+        "currency": order.currency,
+        "totals": money["totals"],
+        "delivery": money["delivery"],
+        "delivery_option": order.shipping_option_name,
+        "address": address_lines(order.shipping),
+        "gift_message": order.gift_message,
+        "gift_wrap": order.gift_wrap_name,
+        "ship_to_recipient": order.ship_to_recipient,
+        "payment_method": payment_method_ref(order.payment_method_id)["label"],
+        "fulfilment": order.get_fulfilment_status_display(),
+        "carrier": order.carrier,
+        "tracking_number": order.tracking_number,
+        "tracking_url": order.tracking_url,
+        "timeline": list(order.saga_steps.all()),
+    }

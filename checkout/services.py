@@ -198,9 +198,7 @@ def commit_order(
         correlation_id=correlation_id,
     )
     if order.status not in IN_FLIGHT:  # in flight: a repeated confirm, answered as it stands
-        if order.locale != locale:
-            order.locale = locale
-            Order.objects.filter(pk=order.pk).update(locale=locale)
+        order.locale = locale  # written by the claim, under the workflow lock
         outcome = charge.do_commit_order(order=order, correlation_id=correlation_id)
         if outcome.error_code:
             raise _checkout_failure(outcome.error_code, outcome.order)

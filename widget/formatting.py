@@ -10,7 +10,6 @@ import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from datetime import date
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Any
@@ -52,16 +51,6 @@ def money(amount: Any, currency: str, *, language: str | None = None) -> str:
 def _currency(value: Decimal, currency: str, language: str) -> str:
     """Babel's formatting is most of a card's cost, and a catalog has few distinct prices."""
     return format_currency(value, currency, locale=babel_locale(language))
-
-
-def delivery_window(earliest: date | None, latest: date | None) -> str:
-    """A delivery window as dates in the active language: "12 March 2027 to 14 March 2027", joined by an en dash."""
-    if earliest is None or latest is None:
-        return ""
-    first = formats.date_format(earliest, "DATE_FORMAT")
-    if earliest == latest:
-        return first
-    return f"{first} \u2013 {formats.date_format(latest, 'DATE_FORMAT')}"  # an en dash
 
 
 def local_time(value: Any) -> str:

@@ -9,11 +9,11 @@ its reader is).
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 from urllib.parse import urljoin
 from zoneinfo import ZoneInfo
 
-from babel import Locale
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.http import Http404, HttpRequest, HttpResponse
@@ -21,13 +21,13 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import formats, translation
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import pgettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from checkout import receipts as checkout_receipts
+from checkout import selectors as checkout_selectors
 from checkout.models import FulfilmentStatus, Order, OutboxMessage
-from widget.formatting import delivery_window, money
 from widget.locale import babel_locale, html_lang
 
 
@@ -112,11 +112,14 @@ def receipt_page(request: HttpRequest, receipt_key: str) -> HttpResponse:
 
 
 def receipt_context(order: Order) -> dict[str, Any]:
-    """Everything a receipt shows, formatted in the active language."""
-    currency = order.currency
+    """Everything a receipt shows, formatted in the active language (the totals as get_order
+    gives them: checkout computes and labels them in one place)."""
     language = translation.get_language()
-    shop_zone = ZoneInfo(settings.SHOP_TIME_ZONE)
-    placed = (order.confirmation_used_at or order.created_at).astimezone(shop_zone)
+    placed = (order.confirmation_used_at or order.created_at).astimezone(
+        ZoneInfo(settings.SHOP_TIME_ZONE)
+    )
+    money = checkout_selectors.order_totals(order)
+    delivery = money["delivery"] or {}
     return {
         "shop_name": settings.SHOP_NAME,
         "html_lang": html_lang(language),
@@ -125,17 +128,23 @@ def receipt_context(order: Order) -> dict[str, Any]:
         "shop_time_zone": settings.SHOP_TIME_ZONE,
         "lines": [
             {
-                "name": line.name,
-                "quantity": line.quantity,
-                "unit_price": money(line.unit_price, currency),
-                "line_total": money(line.line_total or line.unit_price * line.quantity, currency),
+                "name": line["name"],
+                "quantity": line["quantity"],
+                "unit_price": checkout_selectors.money_display(
+                    Decimal(line["unit_price"]), order.currency
+                ),
+                "line_total": checkout_selectors.money_display(
+                    Decimal(line["line_total"]), order.currency
+                ),
             }
-            for line in order.lines.all()
+            for line in money["line_items"]
         ],
-        "totals": total_lines(order),
-        "delivery_option": order.shipping_option_name,
-        "delivery_window": delivery_window(order.delivery_earliest, order.delivery_latest),
-        "address_lines": address_lines(order.shipping, language=language),
+        "totals": money["totals"],
+        "delivery_option": delivery.get("name", ""),
+        "delivery_window": delivery.get("window", ""),
+        "address_lines": checkout_selectors.address_lines(
+            order.shipping, locale=babel_locale(language)
+        ),
         "gift_message": order.gift_message,
         "gift_wrap": order.gift_wrap_name,
         "ship_to_recipient": order.ship_to_recipient,
@@ -155,42 +164,3 @@ def fulfilment_label(status: str) -> str:
         FulfilmentStatus.DELIVERED: pgettext("receipt", "Delivered"),
     }
     return labels.get(status, status)
-
-
-def total_lines(order: Order) -> list[dict[str, str]]:
-    """Items, shipping, gift wrap, tax and total, each with a machine code and a label."""
-    currency = order.currency
-    rows = [("items", pgettext("receipt", "Items"), order.items_total or order.amount)]
-    if order.shipping_total or order.shipping_option_name:
-        rows.append(("shipping", pgettext("receipt", "Shipping"), order.shipping_total))
-    if order.gift_wrap_total:
-        rows.append(("gift_wrap", pgettext("receipt", "Gift wrap"), order.gift_wrap_total))
-    if order.tax_total:
-        tax = order.tax_name or pgettext("receipt", "tax")
-        rate = formats.number_format(order.tax_rate.normalize(), use_l10n=True)
-        label = (
-            pgettext("receipt", "incl. %(tax)s %(rate)s %%") % {"tax": tax, "rate": rate}
-            if order.prices_include_tax
-            else pgettext("receipt", "+ %(tax)s") % {"tax": tax}
-        )
-        rows.append(("tax", label, order.tax_total))
-    rows.append(("total", gettext("Total"), order.amount))
-    return [
-        {"code": code, "label": label, "amount": money(amount, currency)}
-        for code, label, amount in rows
-    ]
-
-
-def address_lines(shipping: dict[str, Any], *, language: str) -> list[str]:
-    """A postal address as lines, the country by its name in `language`."""
-    city = " ".join(
-        part for part in (shipping.get("postal_code", ""), shipping.get("city", "")) if part
-    )
-    country = shipping.get("country", "")
-    try:
-        country_name = Locale.parse(babel_locale(language)).territories.get(country, country)
-    except (ValueError, TypeError):
-        country_name = country
-    lines = [shipping.get("name", ""), shipping.get("line1", ""), shipping.get("line2", "")]
-    lines += [city, shipping.get("state", ""), country_name]
-    return [str(line) for line in lines if line]

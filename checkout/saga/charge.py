@@ -65,7 +65,8 @@ def do_commit_order(*, order: Order, correlation_id: str) -> SagaOutcome:
 
 
 def claim_for_payment(order: Order) -> bool:
-    """Move a draft (or a retryably failed order) to processing; False if it may not be paid now.
+    """Move a draft (or a retryably failed order) to processing, with the language the person
+    confirmed in (`order.locale`); False if it may not be paid now.
 
     Takes the workflow row lock (select_for_update) in its own transaction, then moves the
     order with a conditional UPDATE: the lock order everywhere in checkout. Only the workflow's
@@ -103,6 +104,7 @@ def claim_for_payment(order: Order) -> bool:
                     saga_attempt=F("saga_attempt") + 1,
                     failure_code="",
                     failure_message="",
+                    locale=order.locale,
                 )
             )
         if draft_id != order.pk:
@@ -116,7 +118,7 @@ def claim_for_payment(order: Order) -> bool:
                 expires_at__gt=timezone.now(),
                 confirmation_used_at__isnull=True,
                 confirmation_token_digest=order.confirmation_token_digest,
-            ).update(status=OrderStatus.PROCESSING)
+            ).update(status=OrderStatus.PROCESSING, locale=order.locale)
         )
 
 

@@ -12,9 +12,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from checkout import selectors as checkout_selectors
 from tool_runtime.errors import ERROR_CATALOG, spec_for
 from widget import selectors
-from widget.formatting import delivery_window, money, picture
+from widget.formatting import money, picture
 from widget.receipts import fulfilment_label
 from widget.screens.actions import Action, checkout_action, start_over_action
 
@@ -114,9 +115,11 @@ def _delivery(order_id: Any, receipt_key: str | None) -> dict[str, Any]:
             "receipt": pgettext("receipt", "Your receipt and the order's status"),
         },
         "fulfilment": fulfilment_label(facts["fulfilment_status"]) if facts else "",
-        "delivery_window": delivery_window(
-            facts.get("delivery_earliest"), facts.get("delivery_latest")
-        ),
+        "delivery_window": checkout_selectors.delivery_window(
+            facts["delivery_earliest"], facts["delivery_latest"]
+        )
+        if facts.get("delivery_earliest") and facts.get("delivery_latest")
+        else "",
         "tracking": tracking,
         "tracking_url": facts.get("tracking_url") or "",
         "receipt_url": urljoin(
