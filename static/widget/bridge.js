@@ -131,7 +131,7 @@
   // idempotency keys, under hashed action identities. The actions' arguments (shipping address,
   // confirmation token) and the rendered HTML stay in this tab's sessionStorage.
   function loadState() {
-    var fresh = { v: CONTRACT, sid: uuid(), keys: {}, order: [], last: null, ctx: null };
+    var fresh = { v: CONTRACT, sid: uuid(), keys: {}, order: [], prefs: {}, last: null, ctx: null };
     var saved = openai ? openai.widgetState : parse(sessionGet(storeKey));
     if (!saved || saved.v !== CONTRACT) return fresh;
     var tab = parse(sessionGet(storeKey + ":tab:" + saved.sid)) || {};
@@ -140,13 +140,14 @@
       sid: saved.sid || fresh.sid,
       keys: saved.keys || {},
       order: saved.order || [],
+      prefs: saved.prefs || {},
       last: tab.last || null,
       ctx: tab.ctx || null,
     };
   }
 
   function saveState() {
-    var small = { v: CONTRACT, sid: state.sid, keys: state.keys, order: state.order };
+    var small = { v: CONTRACT, sid: state.sid, keys: state.keys, order: state.order, prefs: state.prefs };
     sessionSet(storeKey + ":tab:" + state.sid, JSON.stringify({ last: state.last, ctx: state.ctx }));
     var done = Promise.resolve();
     if (openai && typeof openai.setWidgetState === "function") {
@@ -200,6 +201,7 @@
     var value = input.value;
     var kind = input.getAttribute("data-gg-type");
     if (kind === "int") return value === "" ? undefined : parseInt(value, 10);
+    if (kind === "optional") return value === "" ? undefined : value;
     if (kind === "number") return value === "" ? undefined : Number(value);
     if (kind === "list") {
       return value.split(",").map(function (s) { return s.trim(); }).filter(Boolean);
@@ -253,7 +255,30 @@
     return null;
   }
 
+  // A filter the person chose (a category, a sort) stays chosen in this widget's own state,
+  // not in the workflow: a screen that does not say which is chosen shows the last choice.
+  function restoreChoices() {
+    root.querySelectorAll("select[data-gg-remember]").forEach(function (select) {
+      var name = select.getAttribute("data-gg-remember");
+      var prefs = state.prefs || {};
+      if (select.querySelector("option[selected]") || prefs[name] === undefined) return;
+      var known = Array.prototype.some.call(select.options, function (o) {
+        return o.value === prefs[name];
+      });
+      if (known) select.value = prefs[name];
+    });
+  }
+
+  function rememberChoice(event) {
+    var select = event.target;
+    if (!select.matches || !select.matches("select[data-gg-remember]")) return;
+    state.prefs = state.prefs || {};
+    state.prefs[select.getAttribute("data-gg-remember")] = select.value;
+    saveState();
+  }
+
   function hydrate() {
+    restoreChoices();
     var ctx = contextAction();
     var view = root.querySelector("[data-gg-view]");
     var workflow = view ? view.getAttribute("data-gg-workflow") : null;
@@ -633,6 +658,8 @@
     evt.preventDefault();
     if (!followUp(elt) && elt.hasAttribute("data-gg-tool")) viaCallTool(actionFor(elt));
   });
+
+  document.addEventListener("change", rememberChoice);
 
   document.addEventListener("submit", function (evt) {
     var form = evt.target;
