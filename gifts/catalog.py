@@ -72,9 +72,12 @@ class CatalogItem:
     # The words a brief's interests can name it by (its tags and its category), made once per
     # item: ranking and narrowing test every candidate against them on every suggest_gifts.
     words: frozenset[str] = field(init=False, repr=False, compare=False)
+    # The price as a float, made once: ranking compares many prices in floats.
+    price_float: float = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "words", interest_words(tags=self.tags, category=self.category))
+        object.__setattr__(self, "price_float", float(self.price))
 
     @property
     def in_stock(self) -> bool:

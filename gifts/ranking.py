@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import NamedTuple
 
 from gifts.catalog import CatalogItem
 
@@ -21,9 +22,9 @@ SAME_CATEGORY = 0.25
 NEAR_PRICE = 0.35
 
 
-@dataclass(frozen=True)
-class Candidate:
-    """A product that fits the brief, with what it serves of it."""
+class Candidate(NamedTuple):
+    """A product that fits the brief, with what it serves of it (a tuple: ranking makes one
+    per candidate on every suggest_gifts)."""
 
     item: CatalogItem
     hits: tuple[str, ...]  # the brief's interests it serves, in the brief's order
@@ -52,6 +53,8 @@ def diversify(candidates: Iterable[Candidate], *, budget_span: float, limit: int
         key=lambda c: (c.price, c.item.sku),
     )
     served = [frozenset(c.hits) for c in contenders]
+    categories = [c.item.category for c in contenders]
+    prices = [c.price for c in contenders]
     uncovered = set().union(*served)
     span = max(budget_span, 1.0)
     # Each contender's likeness to the closest idea chosen so far, updated as ideas are added.
@@ -75,22 +78,18 @@ def diversify(candidates: Iterable[Candidate], *, budget_span: float, limit: int
         chosen.append(Idea(idea, tuple(c.item for c in members if c is not idea)))
         uncovered.difference_update(idea.hits)
         for i in alive:
-            like = _likeness(contenders[i], served[i], idea, served[best], span)
+            # Likeness in [0, 1]: the interests served alike (Jaccard), one category, and
+            # how near the prices are within the budget.
+            shared = len(served[i] & served[best])
+            like = SAME_INTERESTS * shared / len(served[i] | served[best]) if shared else 0.0
+            if categories[i] == categories[best]:
+                like += SAME_CATEGORY
+            near = 1 - abs(prices[i] - prices[best]) / span
+            if near > 0:
+                like += NEAR_PRICE * near
             if like > closest[i]:
                 closest[i] = like
     return chosen
-
-
-def _likeness(
-    a: Candidate, a_served: frozenset[str], b: Candidate, b_served: frozenset[str], span: float
-) -> float:
-    """In [0, 1]: the share of interests they serve alike (Jaccard), one category, and how
-    near their prices are within the budget."""
-    shared = len(a_served & b_served)
-    interests = shared / len(a_served | b_served) if shared else 0.0
-    category = SAME_CATEGORY if a.item.category == b.item.category else 0.0
-    near = 1 - abs(a.price - b.price) / span
-    return SAME_INTERESTS * interests + category + (NEAR_PRICE * near if near > 0 else 0.0)
 
 
 def budget_position(price: Decimal, *, low: Decimal, high: Decimal) -> str:

@@ -202,7 +202,7 @@ def rank_gifts(candidates: list[CatalogItem], brief: Brief, *, limit: int) -> li
         hits = brief.hits(item)
         if not hits:
             continue
-        price = float(item.price)
+        price = item.price_float
         hinted = not hints.isdisjoint(item.tags)
         # More interests served count most; a hint from the relationship, a price near the
         # middle of the budget (the first idea's, the others spread from it) and stock after.
