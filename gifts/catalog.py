@@ -17,7 +17,6 @@ from typing import Any, TypeVar
 import stamina
 from django.conf import settings
 from django.core.signals import setting_changed
-from django.db.models import Q
 from django.dispatch import receiver
 from django.templatetags.static import static
 
@@ -73,9 +72,12 @@ class CatalogItem:
     # The words a brief's interests can name it by (its tags and its category), made once per
     # item: ranking and narrowing test every candidate against them on every suggest_gifts.
     words: frozenset[str] = field(init=False, repr=False, compare=False)
+    # The price as a float, made once: ranking compares many prices in floats.
+    price_float: float = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "words", interest_words(tags=self.tags, category=self.category))
+        object.__setattr__(self, "price_float", float(self.price))
 
     @property
     def in_stock(self) -> bool:
@@ -345,9 +347,26 @@ def sellable_candidates(
     return _with_retries(fetch)
 
 
+def upstream_read(operation: Callable[[], T]) -> T:
+    """`operation` (a read of the catalog) with the upstream's retries and errors."""
+    return _with_retries(operation)
+
+
+def snapshot_items() -> tuple[float, list[CatalogItem]]:
+    """Every product as the per-process snapshot holds it (stock and state as last read), with
+    the time the snapshot was loaded (a key for what is derived from it)."""
+    snapshot = _fresh_snapshot()
+    return snapshot.loaded_at, list(snapshot.items.values())
+
+
 def interest_vocabulary() -> Vocabulary:
     """The interest tags' words in every language (gifts.interests), as cached with the catalog."""
     return _fresh_snapshot().vocabulary
+
+
+def localized_name(item: CatalogItem, *, language: str) -> str:
+    translated = _snapshot.translations.get((item.product_id, language))
+    return (translated[0] if translated else "") or item.name
 
 
 def localized_fields(item: CatalogItem, *, language: str) -> dict[str, Any]:
@@ -405,33 +424,3 @@ def _live_items(live: list[tuple[int, str, int, bool]], snapshot: _Snapshot) -> 
             item = known[pid] = replace(item, stock=stock, active=active)
         found.append(item)
     return found
-
-
-def search(
-    *, query: str, category: str | None, max_price: Decimal | None, limit: int
-) -> list[CatalogItem]:
-    """Active products whose name, description or category mention the words of `query`."""
-    words = [w for w in query.lower().split() if w]
-
-    def run() -> list[CatalogItem]:
-        qs = Product.objects.filter(active=True)
-        if category:
-            qs = qs.filter(category=category)
-        if max_price is not None:
-            qs = qs.filter(price__lte=max_price)
-        matches_any = Q()
-        for word in words:
-            matches_any |= (
-                Q(name__icontains=word)
-                | Q(description__icontains=word)
-                | Q(category__icontains=word)
-            )
-        items = _items(qs.filter(matches_any).values_list(*_FIELDS)[:500])
-
-        def relevance(item: CatalogItem) -> tuple[int, int, str]:
-            text = f"{item.name} {item.description} {' '.join(item.tags)}".lower()
-            return (-sum(word in text for word in words), -int(item.in_stock), item.sku)
-
-        return sorted(items, key=relevance)[:limit]
-
-    return _with_retries(run)

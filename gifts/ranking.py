@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import NamedTuple
 
 from gifts.catalog import CatalogItem
 
@@ -21,13 +22,14 @@ SAME_CATEGORY = 0.25
 NEAR_PRICE = 0.35
 
 
-@dataclass(frozen=True)
-class Candidate:
-    """A product that fits the brief, with what it serves of it."""
+class Candidate(NamedTuple):
+    """A product that fits the brief, with what it serves of it (a tuple: ranking makes one
+    per candidate on every suggest_gifts)."""
 
     item: CatalogItem
     hits: tuple[str, ...]  # the brief's interests it serves, in the brief's order
     relevance: float  # in [0, 1]
+    price: float  # the item's, as a float: likeness compares many prices
 
 
 @dataclass(frozen=True)
@@ -39,47 +41,55 @@ class Idea:
 def diversify(candidates: Iterable[Candidate], *, budget_span: float, limit: int) -> list[Idea]:
     """Up to `limit` ideas, one per family, chosen greedily: while some interest the
     candidates serve has no idea yet, only candidates serving such an interest may be chosen;
-    among those allowed, the one with the best λ·relevance - (1-λ)·(likeness to the closest
-    idea chosen). Ties go to the cheaper, then the smaller sku."""
-    pool = sorted(candidates, key=lambda c: (c.item.price, c.item.sku))
-    families: dict[str, list[CatalogItem]] = {}
-    for candidate in pool:
-        families.setdefault(candidate.item.family_key, []).append(candidate.item)
-    uncovered = {hit for candidate in pool for hit in candidate.hits}
+    among those allowed, the one with the best lambda * relevance - (1 - lambda) * (likeness to
+    the closest idea chosen). A family competes with its most relevant member. Ties go to the
+    cheaper, then the smaller sku."""
+    families: dict[str, list[Candidate]] = {}
+    for candidate in sorted(candidates, key=lambda c: (c.price, c.item.sku)):
+        families.setdefault(candidate.item.family_key, []).append(candidate)
+    # max keeps the first of equals: the cheapest, as each family is sorted.
+    contenders = sorted(
+        (max(members, key=lambda c: c.relevance) for members in families.values()),
+        key=lambda c: (c.price, c.item.sku),
+    )
+    served = [frozenset(c.hits) for c in contenders]
+    categories = [c.item.category for c in contenders]
+    prices = [c.price for c in contenders]
+    uncovered = set().union(*served)
     span = max(budget_span, 1.0)
-    prices = {c.item.product_id: float(c.item.price) for c in pool}
-    # Each candidate's likeness to the closest idea chosen so far, updated as ideas are added.
-    closest = dict.fromkeys(prices, 0.0)
+    # Each contender's likeness to the closest idea chosen so far, updated as ideas are added.
+    closest = [0.0] * len(contenders)
+    alive = list(range(len(contenders)))
     chosen: list[Idea] = []
-    while pool and len(chosen) < limit:
-        allowed = [c for c in pool if uncovered.intersection(c.hits)] if uncovered else pool
-        best = max(
-            allowed,
-            key=lambda c: (
-                RELEVANCE_SHARE * c.relevance - (1 - RELEVANCE_SHARE) * closest[c.item.product_id]
-            ),
-        )  # max keeps the first of equals: the cheapest, as the pool is sorted
-        family = best.item.family_key
-        chosen.append(
-            Idea(best, tuple(i for i in families[family] if i.product_id != best.item.product_id))
-        )
-        uncovered.difference_update(best.hits)
-        pool = [c for c in pool if c.item.family_key != family]
-        for candidate in pool:
-            like = likeness(candidate, best, prices=prices, span=span)
-            if like > closest[candidate.item.product_id]:
-                closest[candidate.item.product_id] = like
+    while alive and len(chosen) < limit:
+        best, best_score = -1, float("-inf")
+        for i in alive:
+            if uncovered and uncovered.isdisjoint(served[i]):
+                continue
+            score = RELEVANCE_SHARE * contenders[i].relevance - (1 - RELEVANCE_SHARE) * closest[i]
+            if score > best_score:
+                best, best_score = i, score
+        if best < 0:  # what is left uncovered only a variant of a chosen idea served
+            uncovered.clear()
+            continue
+        alive.remove(best)
+        idea = contenders[best]
+        members = families[idea.item.family_key]
+        chosen.append(Idea(idea, tuple(c.item for c in members if c is not idea)))
+        uncovered.difference_update(idea.hits)
+        for i in alive:
+            # Likeness in [0, 1]: the interests served alike (Jaccard), one category, and
+            # how near the prices are within the budget.
+            shared = len(served[i] & served[best])
+            like = SAME_INTERESTS * shared / len(served[i] | served[best]) if shared else 0.0
+            if categories[i] == categories[best]:
+                like += SAME_CATEGORY
+            near = 1 - abs(prices[i] - prices[best]) / span
+            if near > 0:
+                like += NEAR_PRICE * near
+            if like > closest[i]:
+                closest[i] = like
     return chosen
-
-
-def likeness(a: Candidate, b: Candidate, *, prices: dict[int, float], span: float) -> float:
-    """In [0, 1]: the share of interests they serve alike (Jaccard), one category, and how
-    near their prices are within the budget."""
-    shared = len(set(a.hits) & set(b.hits))
-    interests = shared / (len(a.hits) + len(b.hits) - shared) if shared else 0.0
-    category = 1.0 if a.item.category == b.item.category else 0.0
-    gap = abs(prices[a.item.product_id] - prices[b.item.product_id]) / span
-    return SAME_INTERESTS * interests + SAME_CATEGORY * category + NEAR_PRICE * max(0.0, 1 - gap)
 
 
 def budget_position(price: Decimal, *, low: Decimal, high: Decimal) -> str:

@@ -231,22 +231,35 @@ class SearchProductsInput(ToolInput):
         extra="forbid",
         json_schema_extra={
             "examples": [
-                {"query": "coffee grinder", "category": "kitchen", "max_price": 80, "limit": 5}
+                {"query": "coffee grinder", "category": "kitchen", "max_price": 80, "limit": 5},
+                {"category": "jewelry", "min_price": 20, "max_price": 60, "sort": "price_asc"},
             ]
         },
     )
     query: PrintableText = Field(
-        min_length=2,
+        default="",
         max_length=200,
-        description="Words to look for, e.g. 'coffee grinder'.",
+        description="Words to look for, in any language, e.g. 'coffee grinder'. Leave it out "
+        "with a category to list everything in that category.",
     )
     category: Category | None = Field(default=None, description="Only this catalog category.")
+    min_price: Annotated[Decimal, Field(ge=0, le=100000, decimal_places=2), _MONEY_CHECK] | None = (
+        Field(
+            default=None,
+            json_schema_extra=_MONEY_SCHEMA,
+            description="Lowest price, e.g. 20 (at most 2 decimal places).",
+        )
+    )
     max_price: (
         Annotated[Decimal, Field(gt=0, le=100000, decimal_places=2), _POSITIVE_CHECK] | None
     ) = Field(
         default=None,
         json_schema_extra=_POSITIVE_SCHEMA,
         description="Highest price, e.g. 80 (at most 2 decimal places).",
+    )
+    sort: Literal["relevance", "price_asc", "price_desc"] = Field(
+        default="relevance",
+        description="relevance: most of the words first; price_asc / price_desc: by price.",
     )
     limit: Integer = Field(default=10, ge=1, le=50)
     workflow_id: UUID | None = Field(
@@ -258,21 +271,36 @@ class SearchProductsInput(ToolInput):
     )
 
     @model_validator(mode="after")
-    def query_has_words(self) -> SearchProductsInput:
-        # A blank query would match every product (and make them all selectable).
-        if not self.query.split():
+    def words_or_category(self) -> SearchProductsInput:
+        # Without words or a category a search would list the whole catalog.
+        if not self.query.split() and self.category is None:
             raise ToolError(
                 "VALIDATION_ERROR",
-                "Field 'query' is blank; it must hold at least one word to look for.",
+                "Field 'query' is blank and no category is given; give words to look for, or a "
+                "category to list.",
                 field="query",
-                expected="at least one word, such as 'coffee grinder'",
+                expected="at least one word, such as 'coffee grinder', or a category",
                 example="coffee grinder",
+            )
+        if (
+            self.min_price is not None
+            and self.max_price is not None
+            and self.min_price > self.max_price
+        ):
+            raise ToolError(
+                "VALIDATION_ERROR",
+                f"min_price ({self.min_price}) is greater than max_price ({self.max_price}).",
+                field="min_price",
+                expected=f"a number <= max_price ({self.max_price})",
+                example=str(self.max_price),
             )
         return self
 
 
 class SearchSuggestion(BaseModel):
-    change: Literal["drop_category", "raise_max_price", "other_words"]
+    change: Literal[
+        "drop_category", "raise_max_price", "lower_min_price", "drop_words", "other_words"
+    ]
     field: str
     value: str | int | None
     matches: int = Field(description="How many products this change would find.")
@@ -281,6 +309,17 @@ class SearchSuggestion(BaseModel):
 
 class SearchProductsOutput(ToolOutput):
     products: list[Product]
+    total: int = Field(default=0, description="How many products match (before the limit).")
+    category_counts: dict[str, int] = Field(
+        default_factory=dict,
+        description="How many products match in each category, with the same words and prices.",
+    )
+    # What was searched, so a list can be filtered further from where it stands.
+    query: str = ""
+    category: str | None = None
+    min_price: str | None = None
+    max_price: str | None = None
+    sort: str = "relevance"
     # Only for an empty result (nothing found is not an error): why, and what would help.
     no_results_reason: str | None = None
     suggestions: list[SearchSuggestion] = Field(default_factory=list)

@@ -187,9 +187,9 @@ def rank_gifts(candidates: list[CatalogItem], brief: Brief, *, limit: int) -> li
     """Up to `limit` ideas among the products matching at least one interest, in budget and
     suitable for the age: each interest they can serve first, prices spread over the budget,
     one idea per family with its other fitting products as variants (gifts.ranking)."""
-    middle = (brief.budget_min + brief.budget_max) / 2
-    # Floats: dividing in floats avoids a decimal division per candidate.
-    span = float(brief.budget_max - brief.budget_min)
+    low, high = float(brief.budget_min), float(brief.budget_max)
+    middle = (low + high) / 2
+    span = high - low
     half = max(span / 2, 1.0)
     wanted = len(brief.interests) or 1
     hints = set(RELATIONSHIP_HINTS.get(brief.relationship, ()))
@@ -202,17 +202,17 @@ def rank_gifts(candidates: list[CatalogItem], brief: Brief, *, limit: int) -> li
         hits = brief.hits(item)
         if not hits:
             continue
-        closeness = 1 - float(abs(item.price - middle)) / half
+        price = item.price_float
         hinted = not hints.isdisjoint(item.tags)
         # More interests served count most; a hint from the relationship, a price near the
         # middle of the budget (the first idea's, the others spread from it) and stock after.
         relevance = (
             0.7 * len(hits) / wanted
             + (0.15 if hinted else 0.0)
-            + 0.1 * closeness
+            + 0.1 * (1 - abs(price - middle) / half)
             + 0.05 * min(item.stock, 20) / 20
         )
-        fitting.append(Candidate(item, tuple(hits), relevance))
+        fitting.append(Candidate(item, tuple(hits), relevance, price))
     ideas = diversify(fitting, budget_span=span, limit=limit)
     # Reasons only for the gifts kept: wording them for every candidate cost a third of this.
     return [
@@ -355,26 +355,35 @@ def explain_empty_search(
     *,
     query: str,
     category: str | None,
+    min_price: Decimal | None,
     max_price: Decimal | None,
-    without_category: list[CatalogItem],
-    without_max_price: list[CatalogItem],
+    in_all_categories: int,
+    without_prices: list[CatalogItem],
+    without_words: int,
 ) -> EmptyResultAdvice:
-    """Why a search found nothing, and which of its filters to drop or widen: `without_category`
-    and `without_max_price` are what the same search finds with that one filter left out."""
+    """Why a search found nothing, and the nearest changes of its filters that find something,
+    each with its count: the same search in every category (`in_all_categories` matches), a
+    price range widened just enough (`without_prices` is what it finds with no range), or the
+    category without the words (`without_words` matches)."""
     suggestions: list[dict] = []
-    if category and without_category:
+    if category and in_all_categories:
         suggestions.append(
             {
                 "change": "drop_category",
                 "field": "category",
                 "value": None,
-                "matches": len(without_category),
-                "message": f"leave out category to get {len(without_category)} matches",
+                "matches": in_all_categories,
+                "message": f"search every category to get {in_all_categories} matches",
             }
         )
-    if max_price is not None and without_max_price:
-        target = min(i.price for i in without_max_price).to_integral_value(rounding="ROUND_CEILING")
-        found = sum(1 for i in without_max_price if i.price <= target)
+    above = sorted(i.price for i in without_prices if max_price is not None and i.price > max_price)
+    if above:
+        target = above[0].to_integral_value(rounding="ROUND_CEILING")
+        found = sum(
+            1
+            for i in without_prices
+            if i.price <= target and (min_price is None or i.price >= min_price)
+        )
         suggestions.append(
             {
                 "change": "raise_max_price",
@@ -382,6 +391,36 @@ def explain_empty_search(
                 "value": int(target),
                 "matches": found,
                 "message": f"raise max_price to {target} to get {found} matches",
+            }
+        )
+    below = sorted(
+        (i.price for i in without_prices if min_price is not None and i.price < min_price),
+        reverse=True,
+    )
+    if below:
+        target = below[0].to_integral_value(rounding="ROUND_FLOOR")
+        found = sum(
+            1
+            for i in without_prices
+            if i.price >= target and (max_price is None or i.price <= max_price)
+        )
+        suggestions.append(
+            {
+                "change": "lower_min_price",
+                "field": "min_price",
+                "value": int(target),
+                "matches": found,
+                "message": f"lower min_price to {target} to get {found} matches",
+            }
+        )
+    if query.split() and without_words:
+        suggestions.append(
+            {
+                "change": "drop_words",
+                "field": "query",
+                "value": None,
+                "matches": without_words,
+                "message": f"leave out the words to get {without_words} matches",
             }
         )
     if not suggestions:
@@ -397,10 +436,12 @@ def explain_empty_search(
     within = "".join(
         [
             f" in category {category}" if category else "",
+            f" at or over {min_price}" if min_price is not None else "",
             f" at or under {max_price}" if max_price is not None else "",
         ]
     )
-    reason = f"No active product mentions the words '{query}'{within}."
+    what = f"mentions the words '{query.strip()}'" if query.split() else "is listed"
+    reason = f"No active product {what}{within}."
     return EmptyResultAdvice(reason=reason, suggestions=suggestions)
 
 

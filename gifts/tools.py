@@ -3,9 +3,11 @@ and are named after their tool (`<tool name>_tool`), never after the service the
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext_lazy as _
 
-from gifts import catalog, hooks, services
+from gifts import catalog, catalog_search, hooks, services
 from gifts import workflow as steps
 from gifts.models import Step, WorkflowContext
 from gifts.schemas import (
@@ -107,7 +109,7 @@ def suggest_gifts_tool(context: ToolContext, args: SuggestGiftsInput) -> ToolRes
             variants=[
                 Variant(
                     product_id=v.product_id,
-                    name=catalog.localized_fields(v, language=context.locale)["name"],
+                    name=catalog.localized_name(v, language=context.locale),
                     price=str(v.price),
                 )
                 for v in g.variants
@@ -127,29 +129,44 @@ def suggest_gifts_tool(context: ToolContext, args: SuggestGiftsInput) -> ToolRes
 
 
 def search_products_tool(context: ToolContext, args: SearchProductsInput) -> ToolResult:
-    items = catalog.search(
-        query=args.query, category=args.category, max_price=args.max_price, limit=args.limit
-    )
+    def run(**changed: Any) -> catalog_search.SearchResult:
+        given = {
+            "query": args.query,
+            "category": args.category,
+            "min_price": args.min_price,
+            "max_price": args.max_price,
+        }
+        return catalog_search.search(
+            **{**given, **changed}, language=context.locale, sort=args.sort
+        )
+
+    found = run()
+    items = found.items[: args.limit]
     output = SearchProductsOutput(
-        products=[Product(**catalog.localized_fields(i, language=context.locale)) for i in items]
+        products=[Product(**catalog.localized_fields(i, language=context.locale)) for i in items],
+        total=len(found.items),
+        category_counts=found.per_category,
+        query=args.query.strip(),
+        category=args.category,
+        min_price=None if args.min_price is None else str(args.min_price),
+        max_price=None if args.max_price is None else str(args.max_price),
+        sort=args.sort,
     )
     if not items:
         # Only an empty result pays for the relaxed searches (one per filter given), to say which
-        # filter to drop or widen (nothing found is not an error).
+        # filter to change, and how many it would find (nothing found is not an error).
+        prices_given = args.min_price is not None or args.max_price is not None
         advice = explain_empty_search(
             query=args.query,
             category=args.category,
+            min_price=args.min_price,
             max_price=args.max_price,
-            without_category=catalog.search(
-                query=args.query, category=None, max_price=args.max_price, limit=50
-            )
-            if args.category
-            else [],
-            without_max_price=catalog.search(
-                query=args.query, category=args.category, max_price=None, limit=50
-            )
-            if args.max_price is not None
-            else [],
+            in_all_categories=sum(found.per_category.values()),
+            without_prices=run(min_price=None, max_price=None).items if prices_given else [],
+            # Without words, the category or the prices still narrow what is listed.
+            without_words=len(run(query="").items)
+            if args.query.split() and (args.category or prices_given)
+            else 0,
         )
         output.no_results_reason = advice.reason
         output.suggestions = [SearchSuggestion(**s) for s in advice.suggestions]
@@ -263,8 +280,9 @@ register(
         name="search_products",
         title="Search the catalog",
         description=(
-            "Full-text search of the gift catalog by words, optionally within a category and under a "
-            "maximum price. Use it when the person names a product. Pass workflow_id to buy one of the "
+            "Search the gift catalog by words (in any language), or list a category without words, "
+            "optionally within a price range, sorted by relevance or price; `category_counts` says how "
+            "many match in each category. Use it when the person names a product. Pass workflow_id to buy one of the "
             "results: the workflow moves to step 'ideas' (as after suggest_gifts) and its in-stock "
             "results become selectable with select_gift. An empty list is not an error: read "
             "no_results_reason and offer the concrete `suggestions` (e.g. without the category). Use "

@@ -145,7 +145,7 @@
   // confirmation token), the forms' typed fields (drafts) and the rendered HTML stay in this
   // tab's sessionStorage.
   function loadState() {
-    var fresh = { v: CONTRACT, sid: uuid(), keys: {}, order: [], last: null, ctx: null, drafts: {} };
+    var fresh = { v: CONTRACT, sid: uuid(), keys: {}, order: [], prefs: {}, last: null, ctx: null, drafts: {} };
     var saved = openai ? openai.widgetState : parse(sessionGet(storeKey));
     if (!saved || saved.v !== CONTRACT) return fresh;
     var tab = parse(sessionGet(storeKey + ":tab:" + saved.sid)) || {};
@@ -154,6 +154,7 @@
       sid: saved.sid || fresh.sid,
       keys: saved.keys || {},
       order: saved.order || [],
+      prefs: saved.prefs || {},
       last: tab.last || null,
       ctx: tab.ctx || null,
       drafts: tab.drafts || {},
@@ -168,7 +169,7 @@
   }
 
   function saveState() {
-    var small = { v: CONTRACT, sid: state.sid, keys: state.keys, order: state.order };
+    var small = { v: CONTRACT, sid: state.sid, keys: state.keys, order: state.order, prefs: state.prefs };
     saveTab();
     var done = Promise.resolve();
     if (openai && typeof openai.setWidgetState === "function") {
@@ -266,6 +267,7 @@
     var value = input.value;
     var kind = input.getAttribute("data-gg-type");
     if (kind === "int") return value === "" ? undefined : parseInt(value, 10);
+    if (kind === "optional") return value === "" ? undefined : value;
     if (kind === "number") return value === "" ? undefined : Number(value);
     if (kind === "list") {
       return value.split(",").map(function (s) { return s.trim(); }).filter(Boolean);
@@ -319,7 +321,30 @@
     return null;
   }
 
+  // A filter the person chose (a category, a sort) stays chosen in this widget's own state,
+  // not in the workflow: a screen that does not say which is chosen shows the last choice.
+  function restoreChoices() {
+    root.querySelectorAll("select[data-gg-remember]").forEach(function (select) {
+      var name = select.getAttribute("data-gg-remember");
+      var prefs = state.prefs || {};
+      if (select.querySelector("option[selected]") || prefs[name] === undefined) return;
+      var known = Array.prototype.some.call(select.options, function (o) {
+        return o.value === prefs[name];
+      });
+      if (known) select.value = prefs[name];
+    });
+  }
+
+  function rememberChoice(event) {
+    var select = event.target;
+    if (!select.matches || !select.matches("select[data-gg-remember]")) return;
+    state.prefs = state.prefs || {};
+    state.prefs[select.getAttribute("data-gg-remember")] = select.value;
+    saveState();
+  }
+
   function hydrate() {
+    restoreChoices();
     var ctx = contextAction();
     var view = root.querySelector("[data-gg-view]");
     var workflow = view ? view.getAttribute("data-gg-workflow") : null;
@@ -707,6 +732,8 @@
     evt.preventDefault();
     if (!followUp(elt) && elt.hasAttribute("data-gg-tool")) viaCallTool(actionFor(elt));
   });
+
+  document.addEventListener("change", rememberChoice);
 
   document.addEventListener("submit", function (evt) {
     var form = evt.target;

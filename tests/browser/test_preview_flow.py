@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import Page, Route, expect
@@ -298,32 +299,66 @@ def test_no_results_say_why_in_polish_and_the_brief_can_be_changed_right_there(
     assert again["interests"] == ["coffee"] and again["workflow_id"]
 
 
-def test_a_category_without_hits_in_fullscreen_keeps_the_filters_and_goes_back_to_the_ideas(
+def test_the_category_filter_lists_a_category_offers_the_nearest_change_and_remembers_it(
     staff_page: Page,
 ):
     page = staff_page
+    calls = mcp_calls(page)
     start_in_preview(page)
     widget = widget_frame(page)
     ideas = widget.get_by_test_id("gift-card").count()
     widget.get_by_test_id("see-all").click()
     category = widget.get_by_test_id("filter-category")
     expect(category).to_be_visible()
-    category.locator("select").select_option("pets")  # nothing for coffee and cooking there
+    select = category.locator("select[name=category]")
+    expect(select.locator("option").first).to_have_text(re.compile(r"^All \(\d+\)$"))
+    jewelry = select.locator("option[value=jewelry]").inner_text()
+    count = int(re.search(r"\((\d+)\)", jewelry).group(1))
+    assert count > 0
+
+    # Nothing typed: everything in the category within the budget, never the interests.
+    select.select_option("jewelry")
+    category.locator("button[type=submit]").click()
+    expect(widget.locator("[data-gg-tool=search_products] h2")).to_have_text(f"{count} results")
+    asked = [c for c in calls if c["name"] == "search_products"][-1]["arguments"]
+    assert asked["category"] == "jewelry" and "query" not in asked
+    assert {"min_price", "max_price"} <= asked.keys()
+
+    # Words with no hit in the category: the nearest change that finds some, with its count.
+    category.locator("input[name=query]").fill("coffee")
+    category.locator("select[name=category]").select_option("pets")
     category.locator("button[type=submit]").click()
     expect(widget.locator("[data-gg-tool=search_products] h2")).to_have_text(
-        "Nothing found. Try other words."
+        "Nothing found with these filters."
     )
     expect(widget.get_by_test_id("filters")).to_be_visible()  # still in fullscreen, not stuck
     screenshot(page, "preview-fullscreen-category-without-hits")
-    category.locator("select").select_option("kitchen")
+    every = widget.get_by_test_id("apply-suggestion").filter(has_text="Search every category")
+    found = int(re.search(r"\((\d+) results\)", every.inner_text()).group(1))
+    every.click()
+    expect(widget.locator("[data-gg-tool=search_products] h2")).to_have_text(f"{found} results")
+
+    # Sorted by price, low to high.
+    category = widget.get_by_test_id("filter-category")
+    category.locator("select[name=sort]").select_option("price_asc")
     category.locator("button[type=submit]").click()
     expect(widget.get_by_test_id("gift-card").first).to_be_visible()
-    expect(widget.get_by_test_id("filters")).to_be_visible()
+    assert [c for c in calls if c["name"] == "search_products"][-1]["arguments"]["sort"] == (
+        "price_asc"
+    )
+
+    # Back at the ideas, the category last chosen is still chosen (the widget's own state).
+    widget.get_by_test_id("filter-category").locator("select[name=category]").select_option(
+        "kitchen"
+    )
     widget.get_by_test_id("back").click()
     expect(
         widget.locator("[data-gg-state=suggestions][data-gg-tool=user_navigated_to_step]")
     ).to_be_visible()
     assert widget.get_by_test_id("gift-card").count() >= ideas
+    expect(widget.get_by_test_id("filter-category").locator("select[name=category]")).to_have_value(
+        "kitchen"
+    )
 
 
 def test_a_delivery_option_chosen_in_the_summary_reprices_what_is_charged(staff_page: Page):

@@ -117,8 +117,15 @@ def test_a_search_without_hits_says_why_and_what_would_help(api):
     in_pets = api.call("search_products", {"query": "coffee", "category": "pets"})
     assert in_pets.status == 200 and in_pets.body["ok"] is True and in_pets.body["products"] == []
     assert "coffee" in in_pets.body["no_results_reason"]
-    (drop,) = in_pets.body["suggestions"]
+    drop, everything = in_pets.body["suggestions"]
     assert drop["change"] == "drop_category" and drop["field"] == "category" and drop["matches"] > 0
+    assert drop["matches"] == sum(in_pets.body["category_counts"].values())
+    everywhere = api.call("search_products", {"query": "coffee", "limit": 50}).body
+    assert everywhere["total"] == drop["matches"]
+    # The nearest change keeping the category: everything in it, without the words.
+    assert everything["change"] == "drop_words" and everything["matches"] > 0
+    pets = api.call("search_products", {"category": "pets", "limit": 50}).body
+    assert pets["total"] == everything["matches"]
 
     cheap = api.call("search_products", {"query": "coffee", "max_price": 1}).body
     assert cheap["products"] == [] and cheap["no_results_reason"]
@@ -296,3 +303,58 @@ def test_going_back_is_refused_while_a_payment_is_in_flight(api):
     assert response.error["code"] == "ORDER_IN_PROGRESS"
     assert response.error["next_actions"] == ["get_order"]
     assert Order.objects.get(pk=draft.order_id).status == "payment_pending"
+
+
+def test_a_category_without_words_lists_everything_in_it_within_the_prices(api):
+    found = api.call(
+        "search_products", {"category": "jewelry", "min_price": 20, "max_price": 60, "limit": 50}
+    ).body
+    expected = Product.objects.filter(
+        active=True, category="jewelry", price__gte=20, price__lte=60
+    ).count()
+    assert expected > 5 and found["total"] == expected == len(found["products"])
+    assert found["category_counts"]["jewelry"] == expected
+    # The counts are what the same prices find in every category: the filter's numbers.
+    assert (
+        found["category_counts"]["kitchen"]
+        == Product.objects.filter(
+            active=True, category="kitchen", price__gte=20, price__lte=60
+        ).count()
+    )
+    assert (found["query"], found["category"], found["sort"]) == ("", "jewelry", "relevance")
+
+
+@pytest.mark.parametrize(("sort", "descending"), [("price_asc", False), ("price_desc", True)])
+def test_search_sorts_by_price(api, sort, descending):
+    found = api.call("search_products", {"category": "music", "sort": sort, "limit": 50}).body
+    prices = [Decimal(p["price"]) for p in found["products"]]
+    assert len(prices) > 10 and prices == sorted(prices, reverse=descending)
+
+
+def test_search_by_relevance_puts_the_products_answering_most_words_first(api):
+    found = api.call("search_products", {"query": "espresso cups", "limit": 50}).body
+    assert found["products"][0]["sku"] == "GG-TEST-LAST3"  # both words
+    assert found["total"] > 1  # "espresso" alone finds more
+
+
+def test_words_in_the_persons_language_find_their_products(api):
+    polish = api.call(
+        "search_products", {"query": "herbata", "limit": 50}, HTTP_ACCEPT_LANGUAGE="pl"
+    ).body
+    assert polish["total"] > 0
+    assert all("tea" in p["tags"] or "herbat" in p["name"].lower() for p in polish["products"])
+    assert any(p["name"].startswith("Kolekcja herbat") for p in polish["products"])
+
+
+@pytest.mark.parametrize(
+    ("arguments", "field"),
+    [
+        ({}, "query"),
+        ({"query": "  "}, "query"),
+        ({"query": "tea", "min_price": 50, "max_price": 20}, "min_price"),
+    ],
+)
+def test_a_search_needs_words_or_a_category_and_a_sane_price_range(api, arguments, field):
+    response = api.call("search_products", arguments)
+    assert response.status == 422
+    assert response.error["code"] == "VALIDATION_ERROR" and response.error["field"] == field

@@ -26,7 +26,9 @@ UI_STRINGS = [
     "Confirm purchase", "Try again", "Back", "Select", "Continue to checkout", "Check again",
     "Choose another payment method", "Thank you! Your order is confirmed.", "Payment method",
     "Shipping address", "Gift ideas for you", "Who is the gift for?", "Or change the brief:",
-    "Change the brief:", "Back to ideas",
+    "Change the brief:", "Back to ideas", "Search for", "Everything", "Sort by", "Best match",
+    "Price: low to high", "Price: high to low", "Search every category",
+    "Show everything in this category", "Nothing found with these filters.",
 ]  # fmt: skip
 
 

@@ -329,8 +329,19 @@ def test_fullscreen_filters_call_the_tools_again_with_the_brief(workflow_with_br
     category = re.search(r'<form[^>]*data-testid="filter-category"[^>]*>', html).group(0)
     assert 'data-gg-tool="search_products"' in category
     args = json.loads(html_lib.unescape(re.search(r'data-gg-args="([^"]*)"', category).group(1)))
-    assert args == {"workflow_id": workflow_with_brief, "query": "coffee", "limit": 24}
-    assert html.count("<option ") == 18
+    # What the person types (nothing: everything) in the budget; never the interests unasked.
+    assert args == {
+        "workflow_id": workflow_with_brief,
+        "min_price": "20",
+        "max_price": "60",
+        "limit": 24,
+    }
+    assert re.search(r'<input[^>]*name="query"[^>]*value=""', html)
+    select = re.search(r'<select[^>]*name="category"(.*?)</select>', html, re.S)
+    options = re.findall(r'<option value="([^"]*)"[^>]*>([^<]*)</option>', select.group(1))
+    assert len(options) == 19 and options[0][0] == "" and options[0][1].startswith("All (")
+    assert "selected" not in select.group(0)  # on the ideas, the widget's remembered choice
+    assert 'data-gg-remember="category"' in select.group(0)
 
 
 def test_without_a_brief_there_are_no_filters():
