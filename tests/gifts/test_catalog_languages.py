@@ -134,6 +134,7 @@ def test_staff_edit_translations_and_terms_in_the_admin(admin_client, demo_catal
         "image_height": product.image_height,
         "image_alt": product.image_alt,
         "family": "",
+        "max_per_order": product.max_per_order,
         "sku": product.sku,
         "stock_change": "",
     }

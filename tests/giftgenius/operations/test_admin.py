@@ -434,6 +434,10 @@ def product_form(product, **changes) -> dict:
         "image_width": str(product.image_width),
         "image_height": str(product.image_height),
         "image_alt": product.image_alt,
+        "family": product.family,
+        # The translations inline's management form, with no rows changed.
+        "translations-TOTAL_FORMS": "0",
+        "translations-INITIAL_FORMS": "0",
         "_save": "Save",
     }
     data.update(changes)
