@@ -44,11 +44,13 @@ def test_query_count_is_constant_whatever_the_catalog_size(api, demo_catalog):
     assert _queries_for(lambda: suggest(api, workflow_id)) == small_suggest
     assert _queries_for(lambda: api.call("get_workflow", {"workflow_id": workflow_id})) == small_get
     # The budgets: the token is cached and a read's call-log row is batched. Left for
-    # suggest_gifts: the workflow with the loop guard's count beside it, live stock, catalog
-    # details (the tests' cache is cold), one conditional update of the ideas, the call log; for
+    # suggest_gifts: the workflow with the loop guard's count beside it, live stock, the catalog
+    # snapshot (details, translations, interest terms) read twice, for the interests' words and
+    # for the candidates (the tests' cache expires at once; in service it is read every
+    # CATALOG_CACHE_SECONDS), one conditional update of the ideas, the call log; for
     # get_workflow: the workflow with the guard's count and the flush of the batched row the
     # test client does after each call.
-    assert small_suggest <= 5
+    assert small_suggest <= 10
     assert small_get <= 2
 
 

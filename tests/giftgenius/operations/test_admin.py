@@ -433,6 +433,10 @@ def product_form(product, **changes) -> dict:
         "image_width": str(product.image_width),
         "image_height": str(product.image_height),
         "image_alt": product.image_alt,
+        "family": product.family,
+        # The translations inline, with no rows.
+        "translations-TOTAL_FORMS": "0",
+        "translations-INITIAL_FORMS": "0",
         "_save": "Save",
     }
     data.update(changes)
