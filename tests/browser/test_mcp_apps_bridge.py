@@ -328,7 +328,9 @@ def test_qa_can_leave_full_screen_by_the_hosts_bar_or_escape(staff_page: Page, d
 
     widget.get_by_test_id("see-all").click()
     expect(root).to_have_attribute("data-display-mode", "fullscreen")
-    widget.get_by_test_id("filter-category").locator("select").focus()  # focus in the widget
+    widget.get_by_test_id("filter-category").locator(
+        "select[name=category]"
+    ).focus()  # focus in the widget
     page.keyboard.press("Escape")
     expect(root).to_have_attribute("data-display-mode", "inline")
     expect(page.get_by_test_id("qa-display-mode")).to_have_value("inline")
