@@ -22,6 +22,7 @@ from tests.fixtures import (
     order_of,
     prepare,
     priced_order,
+    provider_charges,
 )
 
 pytestmark = pytest.mark.django_db(databases=["default", "payment_ledger"])
@@ -192,6 +193,16 @@ def test_a_charge_is_exactly_the_total(api):
     order = order_of(body["order_id"])
     assert order.status == OrderStatus.COMPLETED
     assert [p.amount for p in order.payments.all()] == [Decimal("44.80")]
+    assert check_ledger().ok
+
+
+def test_a_stripe_charge_is_exactly_the_total(api, stripe_provider):
+    workflow_id = gift_selected(api, make_product(price="30.00"))
+    body = prepare(api, workflow_id, shipping_option="express", gift_wrap="classic").body
+    response = commit(api, workflow_id, body["order_id"], body["_meta"]["confirmation_token"])
+    assert response.status == 200 and response.body["status"] == "completed", response.body
+    charges = provider_charges(body["order_id"])
+    assert [(c.amount, c.currency) for c in charges] == [(Decimal("44.80"), "USD")]
     assert check_ledger().ok
 
 
