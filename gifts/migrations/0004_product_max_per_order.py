@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('gifts', '0001_initial'),
+        ('gifts', '0003_catalog_translations'),
     ]
 
     operations = [
