@@ -82,8 +82,12 @@ def refused_for_a_reason_no_schema_states(error: dict) -> bool:
     )
     if codes <= DATA_REFUSALS:
         return True
-    # budget_min above budget_max, or a JSON number with more than 2 decimal places.
-    return "greater than budget_max" in error["message"] or "decimal places" in error["message"]
+    # Across fields (a minimum above its maximum, a search with neither words nor a category),
+    # or a JSON number with more than 2 decimal places.
+    return any(
+        reason in error["message"]
+        for reason in ("greater than budget_max", "greater than max_price", "no category is given")
+    ) or ("decimal places" in error["message"])
 
 
 def untrimmed(value) -> bool:
