@@ -89,6 +89,13 @@ def _country_choices(codes: tuple[str, ...], locale: str) -> list[tuple[str, str
     return sorted(named, key=lambda pair: _sort_key(pair[1]))
 
 
+def country_name(code: str) -> str:
+    """An ISO country code by its name in the active language ("PL" → "Polska"); the code
+    itself when it names no country."""
+    names = Locale.parse(babel_locale(translation.get_language())).territories
+    return names.get(code, code) if isinstance(code, str) else ""
+
+
 def _sort_key(name: str) -> str:
     """Accents do not move a name to the end of the list ("Österreich" sorts with "O")."""
     return "".join(

@@ -78,6 +78,7 @@ def test_the_summary_shows_lines_options_and_totals_in_polish(api, shopper_clien
     assert re.search(r"Express: 9,90 USD, dostawa \d+", text_of(html))  # \xa0 read as a space
     assert re.search(r'name="gift_wrap" value="classic" checked', html)
     assert "Wiadomość do prezentu" in text_of(html) and "%(" not in text_of(html)
+    assert "30-001 Kraków, Polska" in text_of(html)  # the country by its name, not "PL"
 
 
 def test_choosing_another_option_in_the_summary_reprices_the_same_order(api, shopper_client):

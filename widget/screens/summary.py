@@ -9,7 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from widget import selectors
-from widget.formatting import local_time, money, picture
+from widget.formatting import country_name, local_time, money, picture
 from widget.screens.actions import Action, action_url, back_to_checkout_action
 
 
@@ -77,6 +77,7 @@ def summary_context(body: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any
         "reprice_args": json.dumps(reprice_args, ensure_ascii=False),
         "max_quantity": max(gift.get("quantity", 1), (ordered or {}).get("max_per_order", 1)),
         "shipping": body.get("shipping") or {},
+        "country": country_name((body.get("shipping") or {}).get("country", "")),
         "payment_label": (body.get("payment_method") or {}).get("label", ""),
         # Formatted here (not in the template) so makemessages finds the msgid in Python.
         "held": _("We hold the gift for you until %(held_until)s.") % {"held_until": held_until}
