@@ -12,7 +12,16 @@ missing from them would show its English text (the fallback), so a test requires
 from __future__ import annotations
 
 from gifts.demo_catalog import TEST_PRODUCTS, family_of, mentioned_tags, template_variants
-from gifts.demo_translations import art_supplies, beauty, books, electronics, food, garden, music
+from gifts.demo_translations import (
+    art_supplies,
+    beauty,
+    books,
+    electronics,
+    fashion,
+    food,
+    garden,
+    music,
+)
 from gifts.interest_vocabulary import vocabulary_rows
 
 LANGUAGES = ("pl", "uk", "ru", "zh-hans")
@@ -33,7 +42,7 @@ _SENTENCE_GAPS = {"zh-hans": ""}
 
 # Each module's TEMPLATES: "== category | English noun", then one line per language:
 # noun | variants (;) | sentence
-_CATEGORY_MODULES = (art_supplies, beauty, books, electronics, food, garden, music)
+_CATEGORY_MODULES = (art_supplies, beauty, books, electronics, fashion, food, garden, music)
 
 # The fixed test products, translated whole: sku → language → (name, description).
 _FIXED = {
