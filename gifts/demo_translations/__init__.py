@@ -19,7 +19,9 @@ from gifts.demo_translations import (
     electronics,
     fashion,
     food,
+    games,
     garden,
+    home,
     music,
 )
 from gifts.interest_vocabulary import vocabulary_rows
@@ -42,7 +44,18 @@ _SENTENCE_GAPS = {"zh-hans": ""}
 
 # Each module's TEMPLATES: "== category | English noun", then one line per language:
 # noun | variants (;) | sentence
-_CATEGORY_MODULES = (art_supplies, beauty, books, electronics, fashion, food, garden, music)
+_CATEGORY_MODULES = (
+    art_supplies,
+    beauty,
+    books,
+    electronics,
+    fashion,
+    food,
+    games,
+    garden,
+    home,
+    music,
+)
 
 # The fixed test products, translated whole: sku → language → (name, description).
 _FIXED = {
