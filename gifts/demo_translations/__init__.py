@@ -22,6 +22,8 @@ from gifts.demo_translations import (
     games,
     garden,
     home,
+    jewelry,
+    kitchen,
     music,
 )
 from gifts.interest_vocabulary import vocabulary_rows
@@ -54,6 +56,8 @@ _CATEGORY_MODULES = (
     games,
     garden,
     home,
+    jewelry,
+    kitchen,
     music,
 )
 
