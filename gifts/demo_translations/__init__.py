@@ -25,6 +25,7 @@ from gifts.demo_translations import (
     jewelry,
     kitchen,
     music,
+    outdoors,
 )
 from gifts.interest_vocabulary import vocabulary_rows
 
@@ -59,6 +60,7 @@ _CATEGORY_MODULES = (
     jewelry,
     kitchen,
     music,
+    outdoors,
 )
 
 # The fixed test products, translated whole: sku → language → (name, description).
