@@ -26,6 +26,8 @@ from gifts.demo_translations import (
     kitchen,
     music,
     outdoors,
+    pets,
+    sports,
 )
 from gifts.interest_vocabulary import vocabulary_rows
 
@@ -61,6 +63,8 @@ _CATEGORY_MODULES = (
     kitchen,
     music,
     outdoors,
+    pets,
+    sports,
 )
 
 # The fixed test products, translated whole: sku → language → (name, description).
