@@ -28,6 +28,7 @@ from gifts.demo_translations import (
     outdoors,
     pets,
     sports,
+    stationery,
 )
 from gifts.interest_vocabulary import vocabulary_rows
 
@@ -65,6 +66,7 @@ _CATEGORY_MODULES = (
     outdoors,
     pets,
     sports,
+    stationery,
 )
 
 # The fixed test products, translated whole: sku → language → (name, description).
