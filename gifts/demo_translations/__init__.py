@@ -29,6 +29,7 @@ from gifts.demo_translations import (
     pets,
     sports,
     stationery,
+    toys,
 )
 from gifts.interest_vocabulary import vocabulary_rows
 
@@ -67,6 +68,7 @@ _CATEGORY_MODULES = (
     pets,
     sports,
     stationery,
+    toys,
 )
 
 # The fixed test products, translated whole: sku → language → (name, description).
