@@ -30,6 +30,7 @@ from gifts.demo_translations import (
     sports,
     stationery,
     toys,
+    wellness,
 )
 from gifts.interest_vocabulary import vocabulary_rows
 
@@ -69,6 +70,7 @@ _CATEGORY_MODULES = (
     sports,
     stationery,
     toys,
+    wellness,
 )
 
 # The fixed test products, translated whole: sku → language → (name, description).
