@@ -6,7 +6,7 @@ TEMPLATES = """
 pl | Serum do twarzy | z witaminą C; z kwasem hialuronowym; z retinolem na noc | Lekkie, szybko wchłaniające się serum, po którym skóra jest promienna i gładka.
 uk | Сироватка для обличчя | з вітаміном C; гіалуронова; нічна з ретинолом | Легка сироватка швидко вбирається, і шкіра виглядає сяйною та гладенькою.
 ru | Сыворотка для лица | с витамином C; гиалуроновая; ночная с ретинолом | Лёгкая сыворотка быстро впитывается, и кожа выглядит сияющей и гладкой.
-zh-hans | 面部精华 | 维生素 C; 玻尿酸; 视黄醇晚间 | 质地轻盈、吸收迅速，让肌肤看起来透亮光滑。
+zh-hans | 面部精华 | 维C; 玻尿酸; 视黄醇晚间 | 质地轻盈、吸收迅速，让肌肤看起来透亮光滑。
 == beauty | Skincare Gift Set
 pl | Zestaw prezentowy do pielęgnacji | nawilżający; w wersji podróżnej; do skóry wrażliwej | Żel do mycia, tonik i krem nawilżający w jednym pudełku na prostą codzienną pielęgnację.
 uk | Подарунковий набір для догляду | зволожувальний; дорожній формат; для чутливої шкіри | Очищувальний засіб, тонік і зволожувальний крем в одній коробці для простого щоденного догляду.

@@ -16,7 +16,7 @@ zh-hans | 耳钉 | 珍珠; 钻石切工; 925 银 | 小巧百搭的日常耳钉�
 pl | Bransoletka na charmsy | srebrna; w kolorze różowego złota; z koralików | Bransoletka gotowa na zawieszki, które opowiedzą osobistą historię.
 uk | Браслет для шармів | срібний; кольору рожевого золота; з намистин | Браслет, готовий до шармів, що розкажуть особисту історію.
 ru | Браслет для шармов | серебряный; цвета розового золота; из бусин | Браслет, готовый для шармов, которые расскажут личную историю.
-zh-hans | 串珠手链 | 银色; 玫瑰金; 串珠 | 可以挂上各式小吊饰，讲述专属于你的故事。
+zh-hans | 挂饰手链 | 银色; 玫瑰金; 串珠 | 可以挂上各式小吊饰，讲述专属于你的故事。
 == jewelry | Engraved Locket
 pl | Grawerowany medalion | serce; owalny; vintage | Mieści dwa małe zdjęcia, a na nim można wygrawerować datę lub inicjały.
 uk | Медальйон із гравіюванням | серце; овальний; вінтажний | Вміщує дві крихітні фотографії, на ньому можна вигравіювати дату чи ініціали.

@@ -33,9 +33,9 @@ uk | Чайник | з вузьким носиком; електричний; з
 ru | Чайник | с узким носиком; электрический; со свистком | Быстро кипятит воду и позволяет точно наливать.
 zh-hans | 烧水壶 | 细口; 电热; 鸣笛 | 烧水快，出水精准可控。
 == kitchen | Baking Set
-pl | Zestaw do pieczenia | nieprzywierający; silikonowy; do chleba | Formy i przybory do ciast, bochenków i ciasteczek.
-uk | Набір для випічки | з антипригарним покриттям; силіконовий; для хліба | Форми й приладдя для тортів, хліба та печива.
-ru | Набор для выпечки | с антипригарным покрытием; силиконовый; для хлеба | Формы и принадлежности для тортов, хлеба и печенья.
+pl | Zestaw form do pieczenia | nieprzywierający; silikonowy; do chleba | Formy i przybory do ciast, bochenków i ciasteczek.
+uk | Набір форм для випічки | з антипригарним покриттям; силіконовий; для хліба | Форми й приладдя для тортів, хліба та печива.
+ru | Набор форм для выпечки | с антипригарным покрытием; силиконовый; для хлеба | Формы и принадлежности для тортов, хлеба и печенья.
 zh-hans | 烘焙工具套装 | 不粘; 硅胶; 面包 | 烤盘和工具，做蛋糕、面包和饼干都用得上。
 == kitchen | Cutting Board
 pl | Deska do krojenia | akacjowa; sztorcowa; z drewna oliwnego | Gruba drewniana deska, łagodna dla noży i ładna na blacie.
@@ -58,10 +58,10 @@ uk | Машинка для пасти | ручна; електрична; для
 ru | Машинка для пасты | ручная; электрическая; для равиоли | Раскатывает и нарезает свежие пласты теста, феттучине и спагетти.
 zh-hans | 意面机 | 手摇; 电动; 意式饺子 | 压制并切出新鲜面皮、宽面和细面。
 == kitchen | Dutch Oven
-pl | Garnek żeliwny | emaliowany; żeliwny; 5,7 l | Ciężki garnek z pokrywą do gulaszy, duszenia i chleba z chrupiącą skórką.
+pl | Garnek do duszenia | emaliowany; żeliwny; 5,7 l | Ciężki garnek z pokrywą do gulaszy, duszenia i chleba z chrupiącą skórką.
 uk | Жаровня | емальована; чавунна; 5,7 л | Важка каструля з кришкою для рагу, тушкування й хліба з хрусткою скоринкою.
 ru | Жаровня | эмалированная; чугунная; 5,7 л | Тяжёлая кастрюля с крышкой для рагу, тушения и хлеба с хрустящей корочкой.
-zh-hans | 铸铁炖锅 | 珐琅; 铸铁; 6 夸脱 | 厚重带盖的锅，适合炖菜、焖煮和烤脆皮面包。
+zh-hans | 炖锅 | 珐琅; 铸铁; 6 夸脱 | 厚重带盖的锅，适合炖菜、焖煮和烤脆皮面包。
 == kitchen | Matcha Whisk Set
 pl | Zestaw do matchy | bambusowy; ceremonialny; kompletny | Bambusowa miotełka, łyżeczka i czarka do ubijania spienionej herbaty matcha.
 uk | Набір для матчі | бамбуковий; церемоніальний; повний | Бамбуковий віничок, ложечка й чаша, щоб збити пінну матчу.

@@ -33,9 +33,9 @@ uk | Окуляри для плавання | з антифогом; дзерк�
 ru | Очки для плавания | с антифогом; зеркальные; для открытой воды | Очки, которые не протекают и не запотевают, для бассейна и открытой воды.
 zh-hans | 泳镜 | 防雾; 镀膜; 公开水域 | 不进水、防起雾，泳池和公开水域都适用。
 == sports | Resistance Band Set
-pl | Zestaw gum oporowych | materiałowych; zamkniętych; z rurką | Pięć poziomów oporu do treningu siłowego w domu i w podróży.
-uk | Набір резинок для фітнесу | тканинних; петель; трубчастих | П'ять рівнів опору для силових тренувань удома й у поїздках.
-ru | Набор резинок для фитнеса | тканевых; петель; трубчатых | Пять уровней сопротивления для силовых тренировок дома и в поездках.
+pl | Zestaw gum oporowych | materiałowych; zamkniętych; rurkowych | Pięć poziomów oporu do treningu siłowego w domu i w podróży.
+uk | Набір резинок для фітнесу | тканинних; кільцевих; трубчастих | П'ять рівнів опору для силових тренувань удома й у поїздках.
+ru | Набор резинок для фитнеса | тканевых; кольцевых; трубчатых | Пять уровней сопротивления для силовых тренировок дома и в поездках.
 zh-hans | 弹力带套装 | 布艺; 环形; 管式 | 五档阻力，在家或出门都能做力量训练。
 == sports | Adjustable Dumbbells
 pl | Hantle z regulacją | kompaktowe; z szybką zmianą; z pokrętłem | Jedna oszczędzająca miejsce para zamiast całego stojaka obciążeń.

@@ -31,7 +31,7 @@ zh-hans | 和纸胶带套装 | 植物; 马卡龙色; 复古 | 二十卷花纹胶
 pl | Planer | tygodniowy 2026; bez dat; akademicki | Układ tygodnia na rozkładówce, strony na cele i tasiemka-zakładka.
 uk | Планер | щотижневий на 2026; недатований; академічний | Тиждень на розвороті, сторінки для цілей і закладка-стрічка.
 ru | Планер | еженедельный на 2026; недатированный; академический | Неделя на развороте, страницы для целей и закладка-ляссе.
-zh-hans | 计划本 | 2026 周计划; 无日期; 学年 | 一周一览的版式，附目标页和丝带书签。
+zh-hans | 计划本 | 2026 年周历; 无日期; 学年 | 一周一览的版式，附目标页和丝带书签。
 == stationery | Wax Seal Kit
 pl | Zestaw do pieczęci lakowej | vintage; z monogramem; startowy | Mosiężna pieczęć i laski laku do stylowego pieczętowania listów.
 uk | Набір для сургучної печатки | вінтажний; з монограмою; стартовий | Латунна печатка й палички сургучу, щоб стильно запечатувати листи.
@@ -49,8 +49,8 @@ ru | Набор гелевых ручек | пастельных; металли
 zh-hans | 中性笔套装 | 马卡龙色; 金属色; 细尖 | 书写顺滑、色彩鲜艳，记笔记、涂鸦和填色都合适。
 == stationery | Desk Lamp
 pl | Lampka biurkowa | LED; kreślarska; z klipsem | Regulowane, niemigające światło na długie godziny pracy.
-uk | Настільна лампа | світлодіодна; архітекторська; на струбцині | Регульоване світло без мерехтіння для довгої роботи.
-ru | Настольная лампа | светодиодная; архитекторская; на струбцине | Регулируемый свет без мерцания для долгой работы.
+uk | Лампа для робочого столу | світлодіодна; архітекторська; на струбцині | Регульоване світло без мерехтіння для довгої роботи.
+ru | Лампа для рабочего стола | светодиодная; архитекторская; на струбцине | Регулируемый свет без мерцания для долгой работы.
 zh-hans | 书桌台灯 | LED; 建筑师; 夹式 | 可调节、无频闪，长时间工作也护眼。
 == stationery | Ink Bottle Set
 pl | Zestaw atramentów w butelkach | do piór wiecznych; z drobinkami; archiwalnych | Atramenty o głębokich barwach, które dobrze płyną w piórach wiecznych i stalówkach.

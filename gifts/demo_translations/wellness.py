@@ -29,13 +29,13 @@ ru | Световой будильник | умный; компактный; с�
 zh-hans | 日出唤醒灯 | 智能; 小巧; 自然音 | 像黎明一样渐亮的灯光，温柔地唤醒你。
 == wellness | Acupressure Mat
 pl | Mata do akupresury | lniana; bawełniana; podróżna | Tysiące łagodnych kolców, które pomagają uwolnić napięcie w plecach.
-uk | Аплікатор Кузнецова | лляний; бавовняний; дорожній | Тисячі м'яких шипів допомагають зняти напругу в спині.
-ru | Аппликатор Кузнецова | льняной; хлопковый; дорожный | Тысячи мягких шипов помогают снять напряжение в спине.
+uk | Акупунктурний килимок | лляний; бавовняний; дорожній | Тисячі м'яких шипів допомагають зняти напругу в спині.
+ru | Акупунктурный коврик | льняной; хлопковый; дорожный | Тысячи мягких шипов помогают снять напряжение в спине.
 zh-hans | 指压按摩垫 | 亚麻; 纯棉; 旅行 | 成千上万个柔和的刺点，帮助释放背部紧张。
 == wellness | Gratitude Journal
-pl | Dziennik wdzięczności | z podpowiedziami; 5-minutowy; uważności | Krótkie codzienne pytania, które budują spokojny nawyk wdzięczności.
-uk | Щоденник вдячності | з підказками; 5-хвилинний; усвідомленості | Короткі щоденні запитання, що формують спокійну звичку вдячності.
-ru | Дневник благодарности | с подсказками; 5-минутный; осознанности | Короткие ежедневные вопросы, которые формируют спокойную привычку благодарить.
+pl | Dziennik wdzięczności | z podpowiedziami; 5-minutowy; z ćwiczeniami uważności | Krótkie codzienne pytania, które budują spokojny nawyk wdzięczności.
+uk | Щоденник вдячності | з підказками; 5-хвилинний; з вправами на усвідомленість | Короткі щоденні запитання, що формують спокійну звичку вдячності.
+ru | Дневник благодарности | с подсказками; 5-минутный; с упражнениями на осознанность | Короткие ежедневные вопросы, которые формируют спокойную привычку благодарить.
 zh-hans | 感恩日记 | 引导式; 五分钟; 正念 | 每天简短的提示，养成平和感恩的习惯。
 == wellness | Singing Bowl
 pl | Misa dźwiękowa | tybetańska; kryształowa; ręcznie kuta | Rezonująca misa z pałeczką do medytacji i relaksu dźwiękiem.
