@@ -38,14 +38,14 @@ uk | Набір для догляду за губами | відтінковий
 ru | Набор для ухода за губами | оттеночный; ночной; медовый | Питательные бальзамы и мягкий скраб сохраняют губы мягкими в любую погоду.
 zh-hans | 润唇护理套装 | 有色; 夜间; 蜂蜜 | 滋润唇膏和温和磨砂膏，无论什么天气都让双唇柔软。
 == beauty | Sheet Mask Pack
-pl | Zestaw masek w płachcie | rozświetlające; kojące; nawilżające | Dziesięć jednorazowych masek nasączonych esencją na szybki domowy wieczór spa.
-uk | Набір тканинних масок | освітлювальні; заспокійливі; зволожувальні | Десять одноразових масок, просочених есенцією, для швидкого спа-вечора вдома.
-ru | Набор тканевых масок | осветляющие; успокаивающие; увлажняющие | Десять одноразовых масок, пропитанных эссенцией, для быстрого спа-вечера дома.
+pl | Zestaw masek w płachcie | rozświetlających; kojących; nawilżających | Dziesięć jednorazowych masek nasączonych esencją na szybki domowy wieczór spa.
+uk | Набір тканинних масок | освітлювальних; заспокійливих; зволожувальних | Десять одноразових масок, просочених есенцією, для швидкого спа-вечора вдома.
+ru | Набор тканевых масок | осветляющих; успокаивающих; увлажняющих | Десять одноразовых масок, пропитанных эссенцией, для быстрого спа-вечера дома.
 zh-hans | 面膜组合装 | 亮肤; 舒缓; 补水 | 十片浸满精华的一次性面膜，随时享受居家水疗之夜。
 == beauty | Bath Bomb Set
-pl | Zestaw kul do kąpieli | lawendowe; eukaliptusowe; cytrusowe | Musujące kule z olejkami eterycznymi i masłami zmiękczającymi skórę.
-uk | Набір бомбочок для ванни | лавандові; евкаліптові; цитрусові | Шипучі бомбочки з ефірними оліями та баттерами, що пом'якшують шкіру.
-ru | Набор бомбочек для ванны | лавандовые; эвкалиптовые; цитрусовые | Шипучие бомбочки с эфирными маслами и смягчающими кожу баттерами.
+pl | Zestaw kul do kąpieli | lawendowych; eukaliptusowych; cytrusowych | Musujące kule z olejkami eterycznymi i masłami zmiękczającymi skórę.
+uk | Набір бомбочок для ванни | лавандових; евкаліптових; цитрусових | Шипучі бомбочки з ефірними оліями та баттерами, що пом'якшують шкіру.
+ru | Набор бомбочек для ванны | лавандовых; эвкалиптовых; цитрусовых | Шипучие бомбочки с эфирными маслами и смягчающими кожу баттерами.
 zh-hans | 沐浴球套装 | 薰衣草; 桉树; 柑橘 | 含精油和润肤油脂的起泡沐浴球。
 == beauty | Beard Grooming Kit
 pl | Zestaw do pielęgnacji brody | drzewo sandałowe; klasyczny; podróżny | Olejek i balsam do brody, szczotka z włosia dzika i grzebień w płóciennym etui.
@@ -53,9 +53,9 @@ uk | Набір для догляду за бородою | сандалове �
 ru | Набор для ухода за бородой | сандаловое дерево; классический; дорожный | Масло и бальзам для бороды, щётка из натуральной щетины и расчёска в холщовом чехле.
 zh-hans | 胡须护理套装 | 檀香; 经典; 旅行 | 胡须油、胡须膏、猪鬃刷和梳子，装在帆布收纳袋里。
 == beauty | Nail Polish Set
-pl | Zestaw lakierów do paznokci | pastelowe; z efektem żelu; klasyczna czerwień | Odporne na odpryski kolory z bazą i lśniącym lakierem nawierzchniowym.
-uk | Набір лаків для нігтів | пастельні; з гелевим ефектом; класичний червоний | Стійкі до сколів кольори з базою та глянцевим топом.
-ru | Набор лаков для ногтей | пастельные; с гелевым эффектом; классический красный | Стойкие к сколам цвета с базой и глянцевым топом.
+pl | Zestaw lakierów do paznokci | pastelowych; z efektem żelu; klasyczna czerwień | Odporne na odpryski kolory z bazą i lśniącym lakierem nawierzchniowym.
+uk | Набір лаків для нігтів | пастельних; з гелевим ефектом; класичний червоний | Стійкі до сколів кольори з базою та глянцевим топом.
+ru | Набор лаков для ногтей | пастельных; с гелевым эффектом; классический красный | Стойкие к сколам цвета с базой и глянцевым топом.
 zh-hans | 指甲油套装 | 马卡龙色; 凝胶效果; 经典红 | 不易剥落的色彩，附底油和亮面顶油。
 == beauty | Hair Straightener
 pl | Prostownica do włosów | ceramiczna; mini; tytanowa | Pływające płytki i regulowana temperatura dla gładkich włosów bez szarpania.

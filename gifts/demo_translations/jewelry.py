@@ -8,7 +8,7 @@ uk | Кольє з підвіскою | зі срібла 925; позолоче�
 ru | Колье с подвеской | из серебра 925; позолоченное; с камнем по месяцу рождения | Изящная подвеска на регулируемой цепочке в подарочной коробке.
 zh-hans | 吊坠项链 | 925 银; 镀金; 诞生石 | 精致吊坠配可调节链条，附礼盒。
 == jewelry | Stud Earrings
-pl | Kolczyki wkrętki | z perłą; z szlifem diamentowym; ze srebra próby 925 | Małe kolczyki na co dzień, które pięknie łapią światło.
+pl | Kolczyki wkrętki | z perłą; ze szlifem diamentowym; ze srebra próby 925 | Małe kolczyki na co dzień, które pięknie łapią światło.
 uk | Сережки-пусети | з перлиною; з діамантовою гранню; зі срібла 925 | Маленькі сережки на щодень, що грають на світлі.
 ru | Серьги-гвоздики | с жемчугом; с алмазной гранью; из серебра 925 | Маленькие серьги на каждый день, которые играют на свету.
 zh-hans | 耳钉 | 珍珠; 钻石切工; 925 银 | 小巧百搭的日常耳钉，闪闪发光。

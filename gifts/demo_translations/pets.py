@@ -38,9 +38,9 @@ uk | Набір для грумінгу тварин | бездротовий; �
 ru | Набор для груминга питомцев | беспроводной; против линьки; стартовый | Щётки и машинка, которые держат шерсть опрятной и уменьшают линьку.
 zh-hans | 宠物美容套装 | 无线; 去浮毛; 入门 | 梳子和电推剪，让毛发整洁、减少掉毛。
 == pets | Dog Treat Sampler
-pl | Zestaw przysmaków dla psa | dla smakoszy; bez zbóż; treningowe | Przysmaki z małych partii z prostych, naturalnych składników.
-uk | Набір ласощів для собак | делікатесні; беззернові; для дресирування | Ласощі малих партій із простих натуральних інгредієнтів.
-ru | Набор лакомств для собак | деликатесные; беззерновые; для дрессировки | Лакомства малых партий из простых натуральных ингредиентов.
+pl | Zestaw przysmaków dla psa | dla smakoszy; bez zbóż; treningowych | Przysmaki z małych partii z prostych, naturalnych składników.
+uk | Набір ласощів для собак | делікатесних; беззернових; для дресирування | Ласощі малих партій із простих натуральних інгредієнтів.
+ru | Набор лакомств для собак | деликатесных; беззерновых; для дрессировки | Лакомства малых партий из простых натуральных ингредиентов.
 zh-hans | 狗零食组合 | 美味; 无谷; 训练 | 小批量制作，原料简单天然。
 == pets | Cat Water Fountain
 pl | Poidełko-fontanna dla kota | ceramiczne; stalowe; ciche | Filtrowana, płynąca woda, która zachęca koty do picia.
