@@ -33,7 +33,7 @@ uk | Камера миттєвого друку | міні; широкий фо�
 ru | Камера моментальной печати | мини; широкий формат; ретро | Печатает фото размером с банковскую карту через несколько секунд после нажатия кнопки.
 zh-hans | 拍立得相机 | 迷你; 宽幅; 复古 | 按下快门几秒后，就能打印出卡片大小的照片。
 == electronics | Fitness Tracker
-pl | Opaska fitness | smukła; z GPS; wodoodporna | Liczy kroki, mierzy tętno, sen i treningi na lekkiej opasce.
+pl | Opaska fitness | smukła; z GPS; wodoodporna | Liczy kroki i monitoruje tętno, sen oraz treningi na lekkiej opasce.
 uk | Фітнес-браслет | тонкий; з GPS; водонепроникний | Рахує кроки, стежить за пульсом, сном і тренуваннями на легкому браслеті.
 ru | Фитнес-браслет | тонкий; с GPS; водонепроницаемый | Считает шаги, следит за пульсом, сном и тренировками на лёгком браслете.
 zh-hans | 运动手环 | 纤薄; GPS; 防水 | 轻巧腕带，记录步数、心率、睡眠和运动。

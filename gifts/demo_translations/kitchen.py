@@ -18,7 +18,7 @@ uk | Кухарський ніж | дамаський; японський; з н
 ru | Поварской нож | дамасский; японский; из немецкой стали | Сбалансированное, острое как бритва лезвие для ежедневной нарезки.
 zh-hans | 主厨刀 | 大马士革钢; 日式; 德国钢 | 平衡锋利的刀刃，日常切剁都顺手。
 == kitchen | Cast Iron Skillet
-pl | Żeliwna patelnia | wstępnie wypalona; 25 cm; emaliowana | Przysmaży steki, upiecze chlebek kukurydziany i posłuży pokoleniom.
+pl | Żeliwna patelnia | wstępnie wypalona; 25 cm; emaliowana | Idealnie obsmaży steki, upiecze chlebek kukurydziany i posłuży pokoleniom.
 uk | Чавунна сковорода | попередньо прожарена; 25 см; емальована | Обсмажить стейки, спече кукурудзяний хліб і прослужить поколінням.
 ru | Чугунная сковорода | предварительно прокалённая; 25 см; эмалированная | Обжарит стейки, испечёт кукурузный хлеб и прослужит поколениям.
 zh-hans | 铸铁煎锅 | 预开锅; 10 英寸; 珐琅 | 煎牛排、烤玉米面包，经久耐用，可传几代人。
