@@ -26,7 +26,7 @@ zh-hans | 食谱 | 意大利菜; 植物基; 家常快手; 烘焙 | 经过实测�
 pl | Zbiór kryminałów | w stylu cozy; skandynawskich; ze złotej ery kryminału | Cztery wciągające kryminały z bystrymi detektywami i zaskakującymi zakończeniami.
 uk | Збірка детективів | затишний детектив; скандинавський нуар; золота доба | Чотири захопливі детективи з кмітливими сищиками та несподіваними фіналами.
 ru | Сборник детективов | уютный детектив; скандинавский нуар; золотой век | Четыре захватывающих детектива с проницательными сыщиками и неожиданными развязками.
-zh-hans | 推理小说合集 | 温馨推理; 北欧黑色; 黄金时代 | 四部扣人心弦的推理小说，侦探机智，结局反转。
+zh-hans | 推理小说合集 | 温馨; 北欧黑色; 黄金时代 | 四部扣人心弦的推理小说，侦探机智，结局反转。
 == books | Poetry Collection
 pl | Tomik poezji | współczesnej; romantycznej; haiku | Cienka, pięknie oprawiona antologia wierszy do czytania na głos.
 uk | Збірка поезії | сучасна; романтична; хайку | Тоненька, гарно оправлена антологія віршів для читання вголос.

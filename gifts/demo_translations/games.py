@@ -51,7 +51,7 @@ zh-hans | 益智解谜玩具 | 木质; 金属; 3D | 巧妙的拆解谜题，让�
 pl | Konsola retro | przenośna; mini; arcade | Dziesiątki wbudowanych klasycznych gier: wystarczy podłączyć i grać.
 uk | Ретро-консоль | портативна; міні; аркадна | Десятки вбудованих класичних ігор: під'єднайте й грайте.
 ru | Ретро-консоль | портативная; мини; аркадная | Десятки встроенных классических игр: подключите и играйте.
-zh-hans | 复古游戏机 | 掌机; 迷你; 街机 | 内置数十款经典游戏，插上电就能玩。
+zh-hans | 复古游戏机 | 掌上; 迷你; 街机 | 内置数十款经典游戏，插上电就能玩。
 == games | Poker Set
 pl | Zestaw do pokera | z żetonami glinianymi; podróżny; deluxe | Żetony o wadze kasynowej, dwie talie i przyciski dealera w solidnej walizce.
 uk | Покерний набір | з глиняними фішками; дорожній; розкішний | Фішки казино-ваги, дві колоди та кнопки дилера в міцному кейсі.

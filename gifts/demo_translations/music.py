@@ -56,7 +56,7 @@ zh-hans | 吉他背带 | 皮革; 编织; 复古 | 舒适的加垫背带，长时
 pl | Mikrofon USB | do podcastów; pojemnościowy; do streamingu | Studyjna jakość dźwięku przez USB do podcastów, wokalu i streamingu.
 uk | USB-мікрофон | для подкастів; конденсаторний; для стримів | Студійна якість звуку через USB для подкастів, вокалу та стримів.
 ru | USB-микрофон | для подкастов; конденсаторный; для стримов | Студийное качество звука по USB для подкастов, вокала и стримов.
-zh-hans | USB 麦克风 | 播客; 电容; 直播 | 通过 USB 获得录音室级音质，适合播客、人声和直播。
+zh-hans | USB麦克风 | 播客; 电容; 直播 | 通过 USB 获得录音室级音质，适合播客、人声和直播。
 == music | Metronome
 pl | Metronom | cyfrowy; drewniany; kieszonkowy | Trzyma równe tempo podczas ćwiczeń na każdym instrumencie.
 uk | Метроном | цифровий; дерев'яний; кишеньковий | Тримає рівний темп під час занять на будь-якому інструменті.
