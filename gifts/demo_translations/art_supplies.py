@@ -13,7 +13,7 @@ uk | Скетчбук | у твердій обкладинці; на пружи�
 ru | Скетчбук | в твёрдой обложке; на пружине; с тонированной бумагой | Плотная бумага для карандаша, туши и лёгких заливок, которая не коробится.
 zh-hans | 速写本 | 精装; 线圈装; 有色纸 | 厚实的纸张，铅笔、墨水和淡彩都能驾驭，不起皱。
 == art_supplies | Graphite Pencil Set
-pl | Zestaw ołówków grafitowych | artystyczny; do rysunku; do szkicowania | Dwanaście twardości od twardych po miękkie, do tego wiśnik i gumka do ćwiczenia cieniowania.
+pl | Zestaw ołówków grafitowych | artystyczny; do rysunku; do szkicowania | Dwanaście twardości od twardych po miękkie, do tego wiszer i gumka do ćwiczenia cieniowania.
 uk | Набір графітних олівців | художній; для малювання; для скетчингу | Дванадцять ступенів твердості від твердих до м'яких, розтушовка й гумка для відпрацювання тіней.
 ru | Набор графитных карандашей | художественный; для рисования; для скетчинга | Двенадцать степеней твёрдости от твёрдых до мягких, растушёвка и ластик для отработки теней.
 zh-hans | 素描铅笔套装 | 艺术家; 绘画; 速写 | 从硬到软十二种硬度，另附纸笔和橡皮，适合练习明暗。

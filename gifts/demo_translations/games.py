@@ -13,7 +13,7 @@ uk | Карткова гра для вечірок | словесна; з мал
 ru | Карточная игра для вечеринок | словесная; с рисованием; викторина | Быстрые раунды и много смеха для компаний от четырёх до двенадцати человек.
 zh-hans | 派对卡牌游戏 | 猜词; 你画我猜; 知识问答 | 节奏快、笑料多，适合四到十二人一起玩。
 == games | Chess Set
-pl | Zestaw szachowy | orzechowy; magnetyczny podróżny; turniejowy | Obciążane figury i składana szachownica do partii towarzyskich i poważnych.
+pl | Zestaw szachowy | orzechowy; magnetyczny podróżny; turniejowy | Obciążone figury i składana szachownica do partii towarzyskich i poważnych.
 uk | Шаховий набір | горіховий; магнітний дорожній; турнірний | Обважнені фігури й розкладна дошка для дружніх і серйозних партій.
 ru | Шахматный набор | ореховый; магнитный дорожный; турнирный | Утяжелённые фигуры и складная доска для дружеских и серьёзных партий.
 zh-hans | 国际象棋 | 胡桃木; 磁性旅行; 比赛 | 加重棋子配折叠棋盘，休闲对弈或认真比赛都合适。
