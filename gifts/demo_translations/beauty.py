@@ -24,8 +24,8 @@ ru | Роллер для лица | нефритовый; из розового 
 zh-hans | 美容滚轮 | 玉石; 粉晶; 冰感钢 | 清凉的石材滚轮，洁面后做一次舒缓的面部按摩。
 == beauty | Hair Dryer
 pl | Suszarka do włosów | jonowa; podróżna; z dyfuzorem | Szybkie suszenie bez puszenia, z kilkoma ustawieniami temperatury i nawiewu.
-uk | Фен | іонний; дорожній; з дифузором | Швидке сушіння без пухнастості, кілька режимів температури й швидкості.
-ru | Фен | ионный; дорожный; с диффузором | Быстрая сушка без пушистости, несколько режимов температуры и скорости.
+uk | Фен | іонний; дорожній; з дифузором | Швидке сушіння, після якого волосся не пушиться, кілька режимів температури й швидкості.
+ru | Фен | ионный; дорожный; с диффузором | Быстрая сушка, после которой волосы не пушатся, несколько режимов температуры и скорости.
 zh-hans | 吹风机 | 负离子; 旅行; 扩散罩 | 快速吹干不毛躁，多档温度和风速可调。
 == beauty | Eyeshadow Palette
 pl | Paleta cieni do powiek | neutralna; zachód słońca; smoky | Dwanaście kremowych odcieni, matowych i perłowych, na dzień i na wieczór.
