@@ -13,19 +13,19 @@ uk | Дегустаційний набір кави в зернах | монос
 ru | Дегустационный набор кофе в зёрнах | моносорт; обжарка под эспрессо; светлая обжарка | Свежеобжаренные зёрна с небольших ферм, с нотами вкуса.
 zh-hans | 咖啡豆品鉴套装 | 单一产地; 意式烘焙; 浅烘焙 | 来自小农场的新鲜烘焙咖啡豆，附风味说明。
 == food | Loose Leaf Tea Collection
-pl | Kolekcja herbat liściastych | zielona; ziołowa; śniadaniowa | Sześć puszek herbaty liściastej z instrukcją parzenia każdej mieszanki.
+pl | Kolekcja herbat liściastych | zielonych; ziołowych; śniadaniowych | Sześć puszek herbaty liściastej z instrukcją parzenia każdej mieszanki.
 uk | Колекція розсипного чаю | зелений; трав'яний; сніданковий | Шість бляшанок листового чаю з порадами щодо заварювання кожного купажу.
 ru | Коллекция листового чая | зелёный; травяной; для завтрака | Шесть жестяных банок листового чая с советами по завариванию каждого купажа.
 zh-hans | 散叶茶礼盒 | 绿茶; 花草茶; 早餐茶 | 六罐整叶茶，每种茶都附冲泡指南。
 == food | Red Wine Duo
-pl | Duet win czerwonych | toskańskie; pinot noir; rioja | Dwie butelki wybrane przez sommeliera, z propozycjami do kolacji.
-uk | Дует червоних вин | тосканські; піно нуар; ріоха | Дві пляшки, обрані сомельє, з порадами щодо поєднання з вечерею.
-ru | Дуэт красных вин | тосканские; пино нуар; риоха | Две бутылки, выбранные сомелье, с советами по сочетанию с ужином.
+pl | Duet win czerwonych | toskańskich; pinot noir; rioja | Dwie butelki wybrane przez sommeliera, z propozycjami do kolacji.
+uk | Дует червоних вин | тосканських; піно нуар; ріоха | Дві пляшки, обрані сомельє, з порадами щодо поєднання з вечерею.
+ru | Дуэт красных вин | тосканских; пино нуар; риоха | Две бутылки, выбранные сомелье, с советами по сочетанию с ужином.
 zh-hans | 红葡萄酒双支装 | 托斯卡纳; 黑皮诺; 里奥哈 | 侍酒师精选的两瓶酒，附晚餐搭配建议。
 == food | Hot Sauce Sampler
-pl | Zestaw ostrych sosów | wędzone; ekstra ostre; rzemieślnicze | Sosy z małych partii, od łagodnych i wędzonych po naprawdę ogniste.
-uk | Набір гострих соусів | копчені; екстрагострі; крафтові | Соуси малих партій — від м'яких і копчених до по-справжньому пекучих.
-ru | Набор острых соусов | копчёные; экстраострые; крафтовые | Соусы малых партий — от мягких и копчёных до по-настоящему жгучих.
+pl | Zestaw ostrych sosów | wędzonych; ekstra ostrych; rzemieślniczych | Sosy z małych partii, od łagodnych i wędzonych po naprawdę ogniste.
+uk | Набір гострих соусів | копчених; екстрагострих; крафтових | Соуси малих партій — від м'яких і копчених до по-справжньому пекучих.
+ru | Набор острых соусов | копчёных; экстраострых; крафтовых | Соусы малых партий — от мягких и копчёных до по-настоящему жгучих.
 zh-hans | 辣酱品鉴套装 | 烟熏; 特辣; 手工 | 小批量辣酱，从温和烟熏到火辣过瘾。
 == food | Cheese Board Gift Box
 pl | Zestaw serów na deskę | rzemieślnicze; francuskie; dojrzewające | Trzy dojrzewające sery, krakersy i dżem figowy do wspólnego jedzenia.
@@ -33,9 +33,9 @@ uk | Подарункова сирна тарілка | крафтова; фра
 ru | Подарочная сырная тарелка | крафтовая; французская; выдержанная | Три выдержанных сыра, крекеры и инжирный джем, чтобы разделить с друзьями.
 zh-hans | 奶酪拼盘礼盒 | 手工; 法式; 陈年 | 三款陈年奶酪、饼干和无花果酱，适合分享。
 == food | Olive Oil Set
-pl | Zestaw oliw | extra virgin; aromatyzowane; degustacyjny | Oliwy tłoczone na zimno do skrapiania, maczania i wykańczania potraw.
-uk | Набір оливкових олій | extra virgin; ароматизовані; дегустаційний | Олії холодного віджиму для заправки, вмочування та завершення страв.
-ru | Набор оливковых масел | extra virgin; ароматизированные; дегустационный | Масла холодного отжима для заправки, макания и завершения блюд.
+pl | Zestaw oliw | extra virgin; aromatyzowanych; degustacyjny | Oliwy tłoczone na zimno do skrapiania, maczania i wykańczania potraw.
+uk | Набір оливкових олій | extra virgin; ароматизованих; дегустаційний | Олії холодного віджиму для заправки, вмочування та завершення страв.
+ru | Набор оливковых масел | extra virgin; ароматизированных; дегустационный | Масла холодного отжима для заправки, макания и завершения блюд.
 zh-hans | 橄榄油套装 | 特级初榨; 风味; 品鉴 | 冷榨橄榄油，可淋、可蘸，为菜肴画龙点睛。
 == food | Baking Mix Kit
 pl | Zestaw do pieczenia | zakwas; ciasteczka; brownie | Wszystko odmierzone na wesołe popołudnie pieczenia.
@@ -59,8 +59,8 @@ ru | Набор крафтового пива | IPA; бельгийское; с 
 zh-hans | 精酿啤酒品鉴套装 | IPA; 比利时; 本地酒厂 | 六款独立酒厂的精酿啤酒，附品鉴卡。
 == food | Spice Blend Set
 pl | Zestaw mieszanek przypraw | ze świata; BBQ; curry indyjskie | Świeżo mielone mieszanki, które zmieniają zwykłe obiady w coś wyjątkowego.
-uk | Набір сумішей спецій | світові; барбекю; індійське карі | Свіжомелені суміші, що роблять звичайну вечерю особливою.
-ru | Набор смесей специй | мировые; барбекю; индийское карри | Свежемолотые смеси, которые делают обычный ужин особенным.
+uk | Набір сумішей спецій | з усього світу; барбекю; індійське карі | Свіжомелені суміші, що роблять звичайну вечерю особливою.
+ru | Набор смесей специй | со всего мира; барбекю; индийское карри | Свежемолотые смеси, которые делают обычный ужин особенным.
 zh-hans | 香料调味套装 | 环球风味; 烧烤; 印度咖喱 | 现磨调味料，让家常晚餐变得与众不同。
 == food | Honey Tasting Set
 pl | Zestaw degustacyjny miodów | wielokwiatowy; surowy; manuka | Słoiki miodu z jednego źródła z drewnianą łyżką do miodu.

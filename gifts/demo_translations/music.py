@@ -4,8 +4,8 @@
 TEMPLATES = """
 == music | Acoustic Guitar
 pl | Gitara akustyczna | dreadnought; parlor; podróżna | Gitara z litą płytą, ciepłym brzmieniem i wygodną, niską akcją strun.
-uk | Акустична гітара | дредноут; парлор; дорожня | Гітара з масивною декою, теплим звуком і зручною низькою акцією.
-ru | Акустическая гитара | дредноут; парлор; дорожная | Гитара с массивной декой, тёплым звуком и удобной низкой мензурой струн.
+uk | Акустична гітара | дредноут; парлор; дорожня | Гітара з масивною декою, теплим звуком і зручною низькою посадкою струн.
+ru | Акустическая гитара | дредноут; парлор; дорожная | Гитара с массивной декой, тёплым звуком и удобной низкой посадкой струн.
 zh-hans | 木吉他 | 大琴身; 小琴身; 旅行 | 单板吉他，音色温暖，弦距低、易弹奏。
 == music | Vinyl Record Player
 pl | Gramofon | w walizce; Bluetooth; z napędem paskowym | Odtwarza płyty 33 i 45 obr./min, ma wbudowane głośniki i wyjście liniowe.
