@@ -50,6 +50,7 @@ def set_display_mode(page: Page, mode: str | None) -> None:
         mode,
     )
 
+
 OVERFLOWING_TEXT = """() => [...document.querySelectorAll(
     '#gg-root h2, #gg-root h3, #gg-root p, #gg-root dt, #gg-root dd, #gg-root label,'
     + ' #gg-root button, #gg-root .gg-tag, #gg-root .gg-card__reasons li, #gg-root legend')]
