@@ -60,9 +60,15 @@ def get_payment_methods_tool(context: ToolContext, args: GetPaymentMethodsInput)
     workflow = _workflow(context)
     methods = [
         PaymentMethodOut(
-            id=m.id, label=m.label, brand=m.brand, last4=m.last4, description=m.description
+            id=m.id,
+            label=m.label,
+            brand=m.brand,
+            last4=m.last4,
+            description=m.description,
+            exp_month=m.exp_month,
+            exp_year=m.exp_year,
         )
-        for m in offered_payment_methods()
+        for m in offered_payment_methods(user=context.principal)
     ]
     return ToolResult(
         GetPaymentMethodsOutput(
@@ -234,7 +240,13 @@ register(
         scope=ORDERS_WRITE,
         allowed_steps=COMMERCE_STEPS,
         requires_idempotency_key=True,
-        input_checks=(InputCheck("payment_method_id", services.payment_method_error),),
+        input_checks=(
+            InputCheck(
+                "payment_method_id",
+                lambda value, *, caller: services.payment_method_error(value, owner=caller),
+                with_caller=True,
+            ),
+        ),
         widget_accessible=True,
         invoking="Preparing your order…",
         invoked="Order ready to confirm",
