@@ -198,9 +198,10 @@ register(
         name="get_payment_methods",
         title="List payment methods",
         description=(
-            "List the person's saved payment methods (id, label such as 'Visa •••• 4242'). Call it once a "
-            "gift is selected, before prepare_order, and pass the chosen id as payment_method_id. It changes "
-            "nothing. Do NOT call it before select_gift, and never invent payment method ids."
+            "List the person's saved payment methods (id, label such as 'Visa •••• 4242', expiry). Call it "
+            "once a gift is selected, before prepare_order, and pass the chosen id as payment_method_id. "
+            "The entry 'new_card' (a new card entered on the payment service's own page) is not available "
+            "yet. It changes nothing. Do NOT call it before select_gift, and never invent payment method ids."
         ),
         input_model=GetPaymentMethodsInput,
         output_model=GetPaymentMethodsOutput,
