@@ -217,6 +217,32 @@ def check_commit_order(
     _check_token(order, confirmation_token)
     if order.status not in IN_FLIGHT:
         _check_committable(order, workflow, correlation_id)
+        _check_card_still_saved(order, workflow)
+
+
+def _check_card_still_saved(order: Order, workflow: WorkflowContext) -> None:
+    """With saved cards, the card chosen at prepare must still be the person's (they may have
+    removed it since): checked before anything is charged, so a detached card is answered as
+    one, never as a payment service fault."""
+    if not keeps_saved_cards():
+        return
+    error = payment_method_error(order.payment_method_id, owner=workflow.owner)
+    if error is None:
+        return
+    if error.code == "PAYMENT_PROVIDER_ERROR":
+        raise ToolError(
+            "PAYMENT_PROVIDER_ERROR",
+            "The payment service could not be asked about the chosen card. Nothing was "
+            'charged; the person can press "Try again" in a moment.',
+            details={"order_id": str(order.pk)},
+        )
+    raise ToolError(
+        "PAYMENT_METHOD_UNKNOWN",
+        "The card chosen for this order is no longer one of the person's saved cards. Nothing "
+        "was charged. Choose another card from get_payment_methods and call prepare_order again.",
+        details={"order_id": str(order.pk), "payment_method_id": order.payment_method_id},
+        next_actions=["get_payment_methods", "prepare_order"],
+    )
 
 
 def commit_order(

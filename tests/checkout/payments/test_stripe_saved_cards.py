@@ -151,9 +151,14 @@ def test_a_card_detached_after_prepare_is_never_charged(api, user, stripe_provid
 
     response = commit(api, workflow_id, order_id, token)
 
-    assert_error(response, "PAYMENT_REJECTED", 502)
-    assert Order.objects.get(pk=order_id).status == OrderStatus.FAILED
+    error = assert_error(response, "PAYMENT_METHOD_UNKNOWN", 422)
+    assert error["details"]["payment_method_id"] == card
+    assert Order.objects.get(pk=order_id).status == OrderStatus.DRAFT  # nothing moved
     assert intents(stripe_provider) == []
+    # Another saved card: prepared and paid.
+    other = save_card(user)
+    order_id, token = prepared(api, workflow_id, other)
+    assert commit(api, workflow_id, order_id, token).body["status"] == "completed"
     assert_ledger_clean()
     assert_books_balance(product, initial={product.pk: 5})
 
@@ -298,3 +303,34 @@ def test_racing_first_calls_of_two_people_make_one_customer_each(user, other_use
     assert all(len(ids) == 1 for ids in by_person.values()) and len(by_person) == 2
     assert StripeCustomer.objects.count() == 2
     assert len(customers(stripe_provider)) == 2
+
+
+# --- Stripe unreachable while a card is checked --------------------------------------------------------
+
+CARD_CHECK = r"/v1/customers/cus_\w+/payment_methods/pm_\w+"
+
+
+def test_stripe_down_at_prepare_refuses_retryably_and_writes_nothing(api, user, stripe_proxy):
+    card = save_card(user)
+    workflow_id = gift_selected(api, make_product())
+    stripe_proxy.fault("GET", CARD_CHECK, "503", times=None)
+
+    error = _refused(api, workflow_id, card, "PAYMENT_PROVIDER_ERROR", 503)
+
+    assert error["retryable"] is True
+
+
+def test_stripe_down_at_commit_charges_nothing_and_keeps_the_draft(api, user, stripe_proxy):
+    product = make_product(stock=5)
+    workflow_id = gift_selected(api, product)
+    order_id, token = prepared(api, workflow_id, save_card(user))
+    stripe_proxy.fault("GET", CARD_CHECK, "503")
+
+    refused = commit(api, workflow_id, order_id, token)
+
+    assert_error(refused, "PAYMENT_PROVIDER_ERROR", 503)
+    assert Order.objects.get(pk=order_id).status == OrderStatus.DRAFT
+    assert intents(stripe_proxy.upstream) == []
+    assert commit(api, workflow_id, order_id, token).body["status"] == "completed"
+    assert_ledger_clean()
+    assert_books_balance(product, initial={product.pk: 5})
