@@ -326,11 +326,13 @@ def test_stripe_down_at_commit_charges_nothing_and_keeps_the_draft(api, user, st
     order_id, token = prepared(api, workflow_id, save_card(user))
     stripe_proxy.fault("GET", CARD_CHECK, "503")
 
-    refused = commit(api, workflow_id, order_id, token)
+    key = new_key()
+    refused = commit(api, workflow_id, order_id, token, key=key)
 
     assert_error(refused, "PAYMENT_PROVIDER_ERROR", 503)
     assert Order.objects.get(pk=order_id).status == OrderStatus.DRAFT
     assert intents(stripe_proxy.upstream) == []
-    assert commit(api, workflow_id, order_id, token).body["status"] == "completed"
+    # "Try again" replays the same key, which runs again (a retryable answer is not kept).
+    assert commit(api, workflow_id, order_id, token, key=key).body["status"] == "completed"
     assert_ledger_clean()
     assert_books_balance(product, initial={product.pk: 5})
