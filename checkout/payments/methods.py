@@ -116,6 +116,18 @@ def persons_payment_method(*, user: Any, payment_method_id: str) -> PaymentMetho
     return None if card is None else _saved(card)
 
 
+def payment_method_label(*, user: Any, payment_method_id: str) -> str:
+    """What the person sees for a payment method ("Visa •••• 4242"); its id when the provider
+    cannot be asked now (a label never fails a call)."""
+    from checkout.payments.provider import ProviderError
+
+    try:
+        method = persons_payment_method(user=user, payment_method_id=payment_method_id)
+    except ProviderError:
+        method = None
+    return payment_method_id if method is None else method.label
+
+
 def _saved(card: Any) -> PaymentMethod:
     return PaymentMethod(
         id=card.id,

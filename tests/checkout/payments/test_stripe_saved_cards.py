@@ -263,7 +263,7 @@ def test_a_refused_card_then_a_good_one_under_a_new_key_prepares(api, user, stri
     response = prepare(api, workflow_id, card)
 
     assert response.status == 200, response.body
-    assert response.body["payment_method"]["id"] == card
+    assert response.body["payment_method"] == {"id": card, "label": "Visa •••• 4242"}
 
 
 # --- the simulator keeps its list ----------------------------------------------------------------------
