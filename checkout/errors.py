@@ -81,6 +81,14 @@ declare_errors(
         _("Please choose one of your saved payment methods."),
     ),
     error_spec(
+        "NEW_CARD_NOT_AVAILABLE",
+        B,
+        False,
+        422,
+        ANALYTICS,
+        _("Paying with a new card is not available yet. Please choose one of your saved cards."),
+    ),
+    error_spec(
         "CARD_DECLINED",
         B,
         False,

@@ -392,3 +392,17 @@ class ParkedOutboxMessage(OutboxMessage):
     class Meta:
         proxy = True
         verbose_name = "parked outbox message"
+
+
+class StripeCustomer(models.Model):
+    """The person's Customer at Stripe: made once, when first needed, and kept here so every
+    later call (their saved cards, a charge) names it without asking Stripe to search."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="stripe_customer"
+    )
+    customer_id = models.CharField(max_length=255, unique=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"{self.customer_id} (user {self.user_id})"

@@ -90,9 +90,11 @@ class GetPaymentMethodsInput(ToolInput):
 class PaymentMethodOut(BaseModel):
     id: str = Field(description="Pass this as payment_method_id to prepare_order.")
     label: str = Field(description="What the person sees, e.g. 'Visa •••• 4242'.")
-    brand: str
-    last4: str
+    brand: str = Field(description="The card's brand; empty for a new card.")
+    last4: str = Field(description="The card number's last 4 digits; empty for a new card.")
     description: str
+    exp_month: int | None = Field(default=None, description="A saved card's expiry month.")
+    exp_year: int | None = Field(default=None, description="A saved card's expiry year.")
 
 
 class GetPaymentMethodsOutput(ToolOutput):

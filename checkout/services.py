@@ -25,7 +25,14 @@ from django.utils import timezone
 
 from checkout import pricing, selectors
 from checkout.models import FulfilmentStatus, Order, OrderAuditEntry, OrderStatus
-from checkout.payments.methods import offered_payment_methods
+from checkout.payments.methods import (
+    NEW_CARD,
+    SAVED_CARD_ID,
+    keeps_saved_cards,
+    offered_payment_methods,
+    persons_payment_method,
+)
+from checkout.payments.provider import ProviderError
 from checkout.saga import cancellation, charge, compensation, draft
 from checkout.saga.cancellation import RollbackOutcome
 from checkout.saga.outcome import InProgress, SagaOutcome
@@ -63,12 +70,45 @@ class CommittedOrder:
 # --- prepare --------------------------------------------------------------------------------
 
 
-def payment_method_error(payment_method_id: str) -> ToolError | None:
-    """PAYMENT_METHOD_UNKNOWN for an id that is not one of the person's payment methods, else
-    None. No side effect: prepare_order declares it as an input check, run with validation."""
-    ids = [method.id for method in offered_payment_methods()]
-    if payment_method_id in ids:
-        return None
+def payment_method_error(payment_method_id: str, *, owner: AbstractBaseUser) -> ToolError | None:
+    """Why `payment_method_id` cannot pay for the owner's order, or None. No side effect (it may
+    ask the provider, never write): prepare_order declares it as an input check, run with
+    validation before any idempotency key is claimed.
+
+    Another person's card, a detached one and an unknown id all get PAYMENT_METHOD_UNKNOWN,
+    the same answer, so it tells nothing about anyone else's cards. With saved cards (Stripe),
+    an id that is not a PaymentMethod id at all is a VALIDATION_ERROR, and a new card is
+    refused until hosted checkout exists."""
+    saved_cards = keeps_saved_cards()
+    if saved_cards and payment_method_id == NEW_CARD:
+        return ToolError(
+            "NEW_CARD_NOT_AVAILABLE",
+            "Paying with a new card (on the payment service's hosted page) is not available "
+            "yet. Choose one of the person's saved cards from get_payment_methods.",
+            field="payment_method_id",
+            expected="the id of a saved card get_payment_methods returned",
+            next_actions=["get_payment_methods"],
+        )
+    if saved_cards and not SAVED_CARD_ID.fullmatch(payment_method_id):
+        return ToolError(
+            "VALIDATION_ERROR",
+            "Field 'payment_method_id' is invalid (not a saved card's id); expected the id of "
+            "a saved card get_payment_methods returned (pm_ and letters or digits).",
+            field="payment_method_id",
+            expected="the id of a saved card get_payment_methods returned (pm_ and letters or "
+            "digits)",
+        )
+    try:
+        if persons_payment_method(user=owner, payment_method_id=payment_method_id) is not None:
+            return None
+        ids = [method.id for method in offered_payment_methods(user=owner)]
+    except ProviderError:
+        return ToolError(
+            "PAYMENT_PROVIDER_ERROR",
+            "The payment service could not be asked for the person's saved cards. Nothing was "
+            "charged; try again in a moment.",
+            field="payment_method_id",
+        )
     return ToolError(
         "PAYMENT_METHOD_UNKNOWN",
         f"'{payment_method_id}' is not one of this person's payment methods. Use an id from "
@@ -84,7 +124,7 @@ def check_prepare_order(*, workflow: WorkflowContext, payment_method_id: str) ->
     """Raise the error that explains why no draft can be made (an unknown payment method, a
     gift no longer sold); returns the gift to order. Whether an order of the workflow is being
     paid is checked by do_prepare_order, under the workflow lock."""
-    if (unknown := payment_method_error(payment_method_id)) is not None:
+    if (unknown := payment_method_error(payment_method_id, owner=workflow.owner)) is not None:
         raise unknown
     product = workflow.selected_product
     if product is None or not product.active:
@@ -177,6 +217,32 @@ def check_commit_order(
     _check_token(order, confirmation_token)
     if order.status not in IN_FLIGHT:
         _check_committable(order, workflow, correlation_id)
+        _check_card_still_saved(order, workflow)
+
+
+def _check_card_still_saved(order: Order, workflow: WorkflowContext) -> None:
+    """With saved cards, the card chosen at prepare must still be the person's (they may have
+    removed it since): checked before anything is charged, so a detached card is answered as
+    one, never as a payment service fault."""
+    if not keeps_saved_cards():
+        return
+    error = payment_method_error(order.payment_method_id, owner=workflow.owner)
+    if error is None:
+        return
+    if error.code == "PAYMENT_PROVIDER_ERROR":
+        raise ToolError(
+            "PAYMENT_PROVIDER_ERROR",
+            "The payment service could not be asked about the chosen card. Nothing was "
+            'charged; the person can press "Try again" in a moment.',
+            details={"order_id": str(order.pk)},
+        )
+    raise ToolError(
+        "PAYMENT_METHOD_UNKNOWN",
+        "The card chosen for this order is no longer one of the person's saved cards. Nothing "
+        "was charged. Choose another card from get_payment_methods and call prepare_order again.",
+        details={"order_id": str(order.pk), "payment_method_id": order.payment_method_id},
+        next_actions=["get_payment_methods", "prepare_order"],
+    )
 
 
 def commit_order(

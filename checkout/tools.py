@@ -8,7 +8,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from checkout import selectors, services
-from checkout.payments.methods import offered_payment_methods
+from checkout.payments.methods import offered_payment_methods, payment_method_label
 from checkout.saga.draft import GiftOptions
 from checkout.saga.states import ALREADY, CLOSED, IN_FLIGHT
 from checkout.schemas import (
@@ -60,9 +60,15 @@ def get_payment_methods_tool(context: ToolContext, args: GetPaymentMethodsInput)
     workflow = _workflow(context)
     methods = [
         PaymentMethodOut(
-            id=m.id, label=m.label, brand=m.brand, last4=m.last4, description=m.description
+            id=m.id,
+            label=m.label,
+            brand=m.brand,
+            last4=m.last4,
+            description=m.description,
+            exp_month=m.exp_month,
+            exp_year=m.exp_year,
         )
-        for m in offered_payment_methods()
+        for m in offered_payment_methods(user=context.principal)
     ]
     return ToolResult(
         GetPaymentMethodsOutput(
@@ -104,7 +110,12 @@ def prepare_order_tool(context: ToolContext, args: PrepareOrderInput) -> ToolRes
                 for option in prepared.delivery_options
             ],
             gift_wrap_options=selectors.gift_wrap_options(currency=order.currency),
-            payment_method=selectors.payment_method_ref(order.payment_method_id),
+            payment_method={
+                "id": order.payment_method_id,
+                "label": payment_method_label(
+                    user=context.principal, payment_method_id=order.payment_method_id
+                ),
+            },
             expires_at=order.expires_at,
             next_step=(
                 "Show this summary to the person (the total, the delivery option and its dates). "
@@ -192,9 +203,10 @@ register(
         name="get_payment_methods",
         title="List payment methods",
         description=(
-            "List the person's saved payment methods (id, label such as 'Visa •••• 4242'). Call it once a "
-            "gift is selected, before prepare_order, and pass the chosen id as payment_method_id. It changes "
-            "nothing. Do NOT call it before select_gift, and never invent payment method ids."
+            "List the person's saved payment methods (id, label such as 'Visa •••• 4242', expiry). Call it "
+            "once a gift is selected, before prepare_order, and pass the chosen id as payment_method_id. "
+            "The entry 'new_card' (a new card entered on the payment service's own page) is not available "
+            "yet. It changes nothing. Do NOT call it before select_gift, and never invent payment method ids."
         ),
         input_model=GetPaymentMethodsInput,
         output_model=GetPaymentMethodsOutput,
@@ -234,7 +246,13 @@ register(
         scope=ORDERS_WRITE,
         allowed_steps=COMMERCE_STEPS,
         requires_idempotency_key=True,
-        input_checks=(InputCheck("payment_method_id", services.payment_method_error),),
+        input_checks=(
+            InputCheck(
+                "payment_method_id",
+                lambda value, *, caller: services.payment_method_error(value, owner=caller),
+                with_caller=True,
+            ),
+        ),
         widget_accessible=True,
         invoking="Preparing your order…",
         invoked="Order ready to confirm",

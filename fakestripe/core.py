@@ -13,12 +13,14 @@ from localstripe.errors import UserError
 DECLINE_CODES = {
     "4000000000000002": "generic_decline",
     "4000000000009995": "insufficient_funds",
+    "4000000000000341": "generic_decline",  # attaches to a Customer; every charge is declined
     "4000008260003178": "insufficient_funds",  # after 3-D Secure
 }
 # Stripe's documented test PaymentMethods that localstripe 1.15.10 lacks (docs.stripe.com/testing).
 TEST_METHODS = {
     "pm_card_chargeDeclined": "4000000000000002",
     "pm_card_chargeDeclinedInsufficientFunds": "4000000000009995",
+    "pm_card_chargeCustomerFail": "4000000000000341",
     "pm_card_authenticationRequired": "4000002760003184",
     "pm_card_authenticationRequiredOnSetup": "4000002500003155",
     "pm_card_authenticationRequiredSetupForOffSession": "4000003800000446",

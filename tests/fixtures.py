@@ -18,13 +18,16 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Sum
 
 from checkout.ledger import check_ledger
 from checkout.models import Order, OrderStatus, Reservation, ReservationStatus, SimulatedCharge
+from checkout.payments import config
 from checkout.payments.provider import get_provider
 from gifts import services as workflow_services
 from gifts.models import Product, WorkflowContext
+from tests.localstripe import SAVED_TEST_CARDS, saved_test_card
 
 BOTH_DATABASES = ["default", "payment_ledger"]
 
@@ -139,6 +142,10 @@ def gift_selected(api, product: Product) -> str:
 def prepare(
     api, workflow_id: str, method: str = "pm_card_visa", *, key: str | None = None, **overrides
 ):
+    """prepare_order. With Stripe, a simulator test card that has a Stripe twin stands for the
+    person's saved copy of it (tests.localstripe.saved_test_card)."""
+    if settings.PAYMENT_PROVIDER == config.STRIPE and method in SAVED_TEST_CARDS:
+        method = saved_test_card(api, method)
     arguments = {
         "workflow_id": workflow_id,
         "payment_method_id": method,

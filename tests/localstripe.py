@@ -265,3 +265,40 @@ def refunds(url: str) -> list[dict]:
     response = httpx.get(f"{url}/v1/refunds", params={"limit": 100}, auth=(API_KEY, ""), timeout=10)
     response.raise_for_status()
     return response.json()["data"]
+
+
+# Our simulator's test-card ids → the Stripe test card a person would have saved instead. Stripe
+# refuses to save a card that declines (its check at attach), so the declining one is
+# pm_card_chargeCustomerFail: it attaches, and every charge of it is declined.
+SAVED_TEST_CARDS = {
+    "pm_card_visa": "pm_card_visa",
+    "pm_card_declined": "pm_card_chargeCustomerFail",
+}
+
+
+def save_card(user, test_card: str = "pm_card_visa") -> str:
+    """Save a Stripe test card to the person's Customer (made if needed) as a real save does: a
+    confirmed SetupIntent through the SDK attaches it. Returns its PaymentMethod id."""
+    from checkout.payments.stripe_customers import ensure_stripe_customer
+    from checkout.payments.stripe_provider import client
+
+    customer = ensure_stripe_customer(user=user)
+    intent = client().v1.setup_intents.create(
+        params={"customer": customer, "payment_method": test_card, "confirm": True}
+    )
+    assert intent.status == "succeeded", intent
+    return str(intent.payment_method)
+
+
+def saved_test_card(api, method: str) -> str:
+    """The caller's saved card standing for a simulator test card (saved once per person), for
+    the tests that buy through the tools with either provider."""
+    from checkout.payments.stripe_customers import saved_cards
+    from tool_runtime.principals import user_for_token
+
+    user = user_for_token(api.client.defaults["HTTP_AUTHORIZATION"].removeprefix("Bearer "))
+    number = {"pm_card_visa": "4242", "pm_card_declined": "0341"}[method]
+    for card in saved_cards(user=user):
+        if card.last4 == number:
+            return card.id
+    return save_card(user, SAVED_TEST_CARDS[method])

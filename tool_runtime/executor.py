@@ -95,6 +95,7 @@ def execute_tool(
                 checks=spec.input_checks,
                 missing=idempotency.missing_key(spec),
                 fresh_examples=idempotency.fresh_key_example(spec),
+                caller=principal,
             )
             context = ToolContext(
                 principal=principal, correlation_id=cid, transport=transport, locale=locale

@@ -108,10 +108,13 @@ def _not_unicode(field: str) -> ToolError:
 class InputCheck:
     """A tool's check of one argument that its schema cannot state (an id that must exist),
     run with schema validation and before any idempotency key is claimed, so it must have no
-    side effect. `check` gets the field's value as validated and returns the error or None."""
+    side effect. `check` gets the field's value as validated and returns the error or None;
+    with `with_caller`, also the calling principal (`caller=`), for a value that must be the
+    caller's own (a saved card)."""
 
     field: str
-    check: Callable[[Any], ToolError | None]
+    check: Callable[..., ToolError | None]
+    with_caller: bool = False
 
 
 def validate_arguments(
@@ -121,13 +124,14 @@ def validate_arguments(
     checks: tuple[InputCheck, ...] = (),
     missing: dict[str, ToolError] | None = None,
     fresh_examples: dict[str, Callable[[], Any]] | None = None,
+    caller: Any = None,
 ) -> BaseModel:
     """The validated arguments, or one error listing every invalid field: the schema's
     findings, the checks across fields the call would still fail once those took their
     examples, then the tool's input checks of the fields the schema accepted. `missing`: the
     specific error for a required field left out (the idempotency key's guidance);
     `fresh_examples`: a field whose example must be new in every error (a key, which copied
-    twice would be a reuse)."""
+    twice would be a reuse); `caller`: the principal, for the checks that take it."""
     if not isinstance(arguments, dict):
         raise ToolError(
             "VALIDATION_ERROR",
@@ -157,7 +161,14 @@ def validate_arguments(
             if validated is not None
             else _field_value(model, input_check.field, arguments[input_check.field])
         )
-        if value is not _INVALID and (error := input_check.check(value)) is not None:
+        if value is _INVALID:
+            continue
+        error = (
+            input_check.check(value, caller=caller)
+            if input_check.with_caller
+            else input_check.check(value)
+        )
+        if error is not None:
             entries.append(_error_entry(error))
     if entries:
         raise _invalid(entries)

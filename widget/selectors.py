@@ -105,10 +105,11 @@ def order_gift(order_id: Any) -> dict[str, Any] | None:
 
 def payment_methods() -> list[dict[str, str]]:
     """The payment methods offered, as get_payment_methods lists them, for the checkout form
-    drawn again after a refused prepare_order (whose outcome lists none)."""
+    drawn again after a refused prepare_order (whose outcome lists none). The caller is not
+    known here, so with a provider that keeps each person's saved cards, none are listed."""
     return [
         {"id": m.id, "label": m.label, "description": m.description}
-        for m in offered_payment_methods()
+        for m in offered_payment_methods(user=None)
     ]
 
 

@@ -1,9 +1,15 @@
-"""The saved test payment methods. Every user has all of them; each triggers one provider
-behaviour in the simulator (see checkout.payments.simulator)."""
+"""What a person may pay with.
+
+With the simulator: the saved test cards. Every user has all of them (they stand for the demo
+user's saved cards); each triggers one provider behaviour (see checkout.payments.simulator).
+With a provider that keeps saved cards (Stripe): the cards saved to the person's own Customer,
+and "a new card", never the test list."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -12,7 +18,9 @@ class PaymentMethod:
     label: str  # what the person sees, e.g. "Visa •••• 4242"
     brand: str
     last4: str
-    description: str  # what this test card does
+    description: str  # what this card is, or what this test card does
+    exp_month: int | None = None
+    exp_year: int | None = None
 
 
 VISA = "pm_card_visa"
@@ -23,6 +31,17 @@ TIMEOUT_ALWAYS = "pm_card_timeout_always"
 UNAVAILABLE = "pm_card_unavailable"
 LOST_RESPONSE = "pm_card_lost_response"
 PENDING = "pm_card_pending"
+# A saved card's id at the provider (Stripe's PaymentMethod ids); anything else is malformed.
+SAVED_CARD_ID = re.compile(r"pm_[A-Za-z0-9_]{1,60}")
+NEW_CARD = "new_card"  # entered on the provider's hosted payment page, never in the chat
+
+NEW_CARD_METHOD = PaymentMethod(
+    id=NEW_CARD,
+    label="New card",
+    brand="",
+    last4="",
+    description="Pay with a new card on the payment service's own page (not available yet).",
+)
 
 
 def _method(id: str, brand: str, last4: str, description: str) -> PaymentMethod:
@@ -64,14 +83,63 @@ PAYMENT_METHODS: tuple[PaymentMethod, ...] = (
 _BY_ID = {method.id: method for method in PAYMENT_METHODS}
 
 
-def offered_payment_methods() -> tuple[PaymentMethod, ...]:
-    """What a person may pay with: the methods the configured provider can charge. A provider
-    class names them in `payment_method_ids`; without it (the simulator), every one."""
+def offered_payment_methods(*, user: Any) -> tuple[PaymentMethod, ...]:
+    """What this person may pay with (see the module docstring). May ask the provider. Without
+    a person (`user=None`) there are no saved cards to show."""
+    if not keeps_saved_cards():
+        return PAYMENT_METHODS
+    if user is None:
+        return (NEW_CARD_METHOD,)
+    from checkout.payments.stripe_customers import saved_cards
+
+    return (*(_saved(card) for card in saved_cards(user=user)), NEW_CARD_METHOD)
+
+
+def keeps_saved_cards() -> bool:
+    """Whether the configured provider keeps each person's saved cards (Stripe), rather than
+    offering everyone the test cards (the simulator)."""
     from checkout.payments.provider import provider_class
 
-    ids = getattr(provider_class(), "payment_method_ids", None)
-    return PAYMENT_METHODS if ids is None else tuple(m for m in PAYMENT_METHODS if m.id in ids)
+    return bool(getattr(provider_class(), "keeps_saved_cards", False))
+
+
+def persons_payment_method(*, user: Any, payment_method_id: str) -> PaymentMethod | None:
+    """The person's payment method with this id, or None. With saved cards, asks the provider
+    for that card on the person's Customer only, so another person's card is never found."""
+    if not keeps_saved_cards():
+        return _BY_ID.get(payment_method_id)
+    if payment_method_id == NEW_CARD:
+        return NEW_CARD_METHOD
+    from checkout.payments.stripe_customers import saved_card
+
+    card = saved_card(user=user, payment_method_id=payment_method_id)
+    return None if card is None else _saved(card)
+
+
+def payment_method_label(*, user: Any, payment_method_id: str) -> str:
+    """What the person sees for a payment method ("Visa •••• 4242"); its id when the provider
+    cannot be asked now (a label never fails a call)."""
+    from checkout.payments.provider import ProviderError
+
+    try:
+        method = persons_payment_method(user=user, payment_method_id=payment_method_id)
+    except ProviderError:
+        method = None
+    return payment_method_id if method is None else method.label
+
+
+def _saved(card: Any) -> PaymentMethod:
+    return PaymentMethod(
+        id=card.id,
+        label=f"{card.brand} •••• {card.last4}",
+        brand=card.brand,
+        last4=card.last4,
+        description=f"Saved card, expires {card.exp_month:02d}/{card.exp_year % 100:02d}.",
+        exp_month=card.exp_month,
+        exp_year=card.exp_year,
+    )
 
 
 def payment_method(id: str) -> PaymentMethod | None:
+    """A test card by id (the simulator's list), for showing an order's method."""
     return _BY_ID.get(id)

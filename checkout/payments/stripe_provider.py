@@ -45,7 +45,6 @@ from typing import Any, TypeVar
 import stripe
 from django.conf import settings
 
-from checkout.payments import methods
 from checkout.payments.provider import (
     CardDeclined,
     Charge,
@@ -62,15 +61,7 @@ T = TypeVar("T")
 
 # Metadata fields of our own on PaymentIntents and Refunds (besides the caller's metadata).
 KEY_FIELD = "giftgenius_key"  # the provider idempotency key the object was made under
-METHOD_FIELD = "giftgenius_method"  # our payment method id (checkout.payments.methods)
-
-# Our saved test methods → Stripe's test PaymentMethods. The simulator's fault methods (time-out,
-# 503, lost answer, pending) have no Stripe card: faults come from the network, not from a card.
-STRIPE_PAYMENT_METHODS = {
-    methods.VISA: "pm_card_visa",
-    methods.DECLINED: "pm_card_chargeDeclined",
-    methods.INSUFFICIENT_FUNDS: "pm_card_chargeDeclinedInsufficientFunds",
-}
+METHOD_FIELD = "giftgenius_method"  # the saved card charged (a PaymentMethod id)
 _DECLINES = {"insufficient_funds": "INSUFFICIENT_FUNDS"}  # every other decline: CARD_DECLINED
 
 # Currencies Stripe counts in whole units (no cents).
@@ -245,7 +236,8 @@ _RANK = {"succeeded": 0, "processing": 1, "requires_capture": 1}  # which intent
 class StripeProvider:
     """One attempt per call, like every provider (checkout.payments.provider.PaymentProvider)."""
 
-    payment_method_ids = frozenset(STRIPE_PAYMENT_METHODS)  # what get_payment_methods offers
+    # A person pays with the cards saved to their own Customer (checkout.payments.methods).
+    keeps_saved_cards = True
 
     def __init__(self) -> None:
         self.stripe = client()
@@ -267,12 +259,6 @@ class StripeProvider:
             raise ProviderRejected("an idempotency key is required", code="INVALID_REQUEST")
         if not isinstance(currency, str) or len(currency) != 3:
             raise ProviderRejected("currency must be a 3-letter code", code="INVALID_REQUEST")
-        stripe_method = STRIPE_PAYMENT_METHODS.get(payment_method_id)
-        if stripe_method is None:
-            raise ProviderRejected(
-                f"payment method {payment_method_id!r} cannot be used with Stripe",
-                code="NO_SUCH_PAYMENT_METHOD",
-            )
         minor = to_minor(amount, currency)
         meta = {str(k): str(v) for k, v in (metadata or {}).items() if v is not None}
         attempt = meta.pop("attempt", "1")
@@ -284,12 +270,14 @@ class StripeProvider:
             # A cancelled intent (see _void_unconfirmed) proved "not charged"; this run needs a
             # new one, under a create key of its own (the first one replays the cancelled intent).
             create_key = f"{idempotency_key}-create" + ("" if existing is None else f"-{attempt}")
+            customer = self._card_owner(payment_method_id)
             intent = _translated(
                 lambda: self.stripe.v1.payment_intents.create(
                     params={
                         "amount": minor,
                         "currency": currency.lower(),
-                        "payment_method": stripe_method,
+                        "payment_method": payment_method_id,
+                        "customer": customer,
                         "allowed_payment_method_types": ["card"],
                         "metadata": {
                             **meta,
@@ -318,6 +306,19 @@ class StripeProvider:
         if found.status == ChargeStatus.FAILED:
             raise CardDeclined(found.failure_code or "CARD_DECLINED", charge=found)
         return found
+
+    def _card_owner(self, payment_method_id: str) -> str:
+        """The Customer a saved card is attached to: its PaymentIntent names it, as Stripe
+        requires for a saved card. A card attached to no Customer (detached since the order
+        was prepared) is refused, never charged."""
+        method = _translated(lambda: self.stripe.v1.payment_methods.retrieve(payment_method_id))
+        customer = method.customer
+        if not customer:
+            raise ProviderRejected(
+                f"payment method {payment_method_id!r} is not saved to a customer",
+                code="NO_SUCH_PAYMENT_METHOD",
+            )
+        return customer if isinstance(customer, str) else str(customer.id)
 
     def _confirm(self, intent_id: str, *, key: str) -> Any:
         """Confirm once. A decline or "unexpected state" (someone confirmed it meanwhile) is
