@@ -155,6 +155,16 @@ declare_errors(
         _("This order cannot be cancelled any more."),
     ),
     error_spec(
+        "ORDER_ALREADY_SHIPPED",
+        B,
+        False,
+        409,
+        ANALYTICS,
+        _(
+            "This gift has already been sent, so it cannot be cancelled. Please contact the shop for a return."
+        ),
+    ),
+    error_spec(
         "ORDER_IN_PROGRESS",
         C,
         False,

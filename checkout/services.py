@@ -417,22 +417,45 @@ def _checkout_failure(code: str, order: Order) -> ToolError:
 def cancel_order(
     *, owner: AbstractBaseUser, order_id: uuid.UUID, reason: str, correlation_id: str
 ) -> RollbackOutcome:
-    """The person cancels: refund if charged → release the stock → cancel. Twice is a no-op."""
+    """The person cancels: refund if charged → release the stock → cancel. Twice is a no-op.
+    A gift already on its way is not the person's to cancel: that is a return, through the shop
+    (staff may still roll it back, confirming they know it was shipped)."""
     order = selectors.order_for(owner=owner, order_id=order_id)
+    if order.fulfilment_status != FulfilmentStatus.UNFULFILLED:
+        raise _already_shipped(order)
     result = cancellation.do_cancel_order(
         order=order, reason=reason, actor="the person", correlation_id=correlation_id
     )
     if result.outcome == REFUSED:
+        now = result.order or order
         raise ToolError(
             result.code or "ORDER_NOT_CANCELLABLE",
             result.detail,
-            details={
-                "order_id": str(order.pk),
-                "order_status": result.order.status if result.order else None,
-            },
+            details={"order_id": str(order.pk), "order_status": now.status},
             next_actions=["get_order"],
+            # Refused while a payment is open: nothing was done, and once the payment settles
+            # the same call may cancel, so the key does not keep this answer.
+            final=now.status not in IN_FLIGHT,
         )
     return result
+
+
+def _already_shipped(order: Order) -> ToolError:
+    tracking = f"{order.carrier} {order.tracking_number}".strip() or "no tracking number recorded"
+    return ToolError(
+        "ORDER_ALREADY_SHIPPED",
+        f"This gift was already {order.fulfilment_status} ({tracking}), so it can no longer be "
+        "cancelled; nothing was changed and nothing was refunded. Tell the person to contact the "
+        "shop for a return, and give them the carrier and tracking number.",
+        details={
+            "order_id": str(order.pk),
+            "order_status": order.status,
+            "fulfilment_status": order.fulfilment_status,
+            "carrier": order.carrier,
+            "tracking_number": order.tracking_number,
+        },
+        next_actions=["get_order", "contact the shop for a return"],
+    )
 
 
 @dataclass(frozen=True)

@@ -294,7 +294,9 @@ register(
             "Cancel one of the person's orders: refunds the payment if it was charged, releases the stock "
             "and cancels it. Cancelling an already cancelled order is a harmless no-op. Only when the person "
             "asks to cancel. Do NOT use it to switch gift or payment method before paying (prepare_order "
-            "replaces a draft), and it cannot cancel while a payment is still processing."
+            "replaces a draft). It cannot cancel while a payment is still processing (retry with the same "
+            "idempotency_key once it settles), nor a gift already shipped (the person contacts the shop "
+            "for a return)."
         ),
         input_model=CancelOrderInput,
         output_model=CancelOrderOutput,
@@ -302,6 +304,9 @@ register(
             read_only=False, destructive=True, idempotent=True, open_world=True
         ),
         handler=cancel_order_tool,
+        # A refusal while the payment was open acted on nothing: a repeat asks again (cancelling
+        # is idempotent) until the answer is final, and the key keeps that one.
+        current_answer=cancel_order_tool,
         scope=ORDERS_WRITE,
         requires_idempotency_key=True,
         widget_accessible=True,

@@ -193,6 +193,7 @@ class ToolError(Exception):
         example: Any = None,
         details: dict[str, Any] | None = None,
         next_actions: list[str] | None = None,
+        final: bool = True,
     ) -> None:
         if code not in ERROR_CATALOG:
             raise ValueError(f"error code {code!r} is not in the catalog")
@@ -205,6 +206,9 @@ class ToolError(Exception):
         self.example = example
         self.details = details
         self.next_actions = next_actions
+        # False: a refusal that acted on nothing and answers a state that may still change (an
+        # order still being paid); an idempotency key does not keep it (ToolResult.final).
+        self.final = final
 
     @property
     def spec(self) -> ErrorSpec:

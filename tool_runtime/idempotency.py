@@ -6,8 +6,8 @@ and SQLite alike), runs, and stores the result as JSON text; later calls replay 
 a row (stale lock, retryable failure, expiry) is a compare-and-swap on `runs`, so exactly one
 taker wins there too.
 
-A key never stores an answer whose state may still change (ToolResult.final is False: an order
-still being paid). Its row then says so (AWAITING_FINAL), and each repeat reads the answer
+A key never stores an answer whose state may still change (ToolResult.final or ToolError.final
+is False: an order still being paid, or a refusal to cancel it meanwhile). Its row then says so (AWAITING_FINAL), and each repeat reads the answer
 afresh (ToolSpec.current_answer) until it is final; the first final answer read is stored, and
 every later repeat replays it unchanged.
 """
@@ -132,7 +132,7 @@ def settle(claim: Claim, outcome: ToolOutcome) -> None:
     if error.get("code") in NOT_REMEMBERED or error.get("error_type") == "validation":
         release(claim)
         return
-    if outcome.ok and not outcome.final:
+    if not outcome.final:
         _settle(claim, status=IdempotencyStatus.AWAITING_FINAL)
         return
     _settle(claim, status=_stored_status(outcome), outcome=_stamped(outcome))
@@ -143,7 +143,7 @@ def settle_current(
 ) -> ToolOutcome:
     """What a repeat answers, given the answer it read afresh: a final one is stored (the
     first to store it wins; the others replay the stored one, so every replay is the same)."""
-    if outcome.ok and not outcome.final:
+    if not outcome.final:
         return outcome
     outcome = _stamped(outcome)
     stored = IdempotencyKey.objects.filter(

@@ -29,7 +29,7 @@ class ToolOutcome:
     extra_headers: dict[str, str] = field(default_factory=dict)
     # The workflow as the tool left it, for the widget's redraw; None after a replay or a failure.
     workflow: Workflow | None = field(default=None, repr=False, compare=False)
-    # False: a success reporting a state that may still change (ToolResult.final).
+    # False: an answer reporting a state that may still change (ToolResult.final, ToolError.final).
     final: bool = True
 
     @property
@@ -54,7 +54,9 @@ def error_body(error: ToolError) -> dict[str, Any]:
 
 
 def error_outcome(*, name: str, error: ToolError, correlation_id: str) -> ToolOutcome:
-    return ToolOutcome(name, error_body(error), {}, error.spec.http_status, correlation_id)
+    return ToolOutcome(
+        name, error_body(error), {}, error.spec.http_status, correlation_id, final=error.final
+    )
 
 
 def internal_error_outcome(*, name: str, correlation_id: str) -> ToolOutcome:

@@ -110,8 +110,10 @@ class ToolSpec:
     batched_log: bool | None = None
     invoking: str = "Working…"
     invoked: str = "Done"
-    # For a keyed tool whose handler may answer `final=False`: a repeated call's answer, read
-    # afresh without acting (the order as it is now), until it is final and the key stores it.
+    # For a keyed tool whose handler may answer `final=False` (or raise a ToolError with
+    # final=False): a repeated call's answer, read afresh until it is final and the key stores
+    # it. It does not act beyond what the first call meant to do: the order as it is now, or,
+    # after a refusal that acted on nothing, the same idempotent call asked again.
     current_answer: Handler | None = None
     # Whether its arguments name a workflow: decided once here, as every call asks it (and
     # listing the tools allowed at a step asks it of every tool).

@@ -1,17 +1,27 @@
 """cancel_order over REST: a draft releases its stock, a paid order is refunded (only what is
-left of it) and released, twice is a no-op, and a pending payment or an outage refuses and
-changes nothing."""
+left of it) and released, twice is a no-op, and a pending payment, a shipped gift or an outage
+refuses and changes nothing. A refusal while the payment is open is not kept under the key: the
+same key cancels once the payment settles."""
 
 from __future__ import annotations
 
 from decimal import Decimal
 
 import pytest
+from django.utils import translation
 
-from checkout.models import OrderStatus, Payment, PaymentStatus, SimulatedRefund
+from checkout import fulfilment
+from checkout.ledger import check_ledger
+from checkout.models import (
+    OrderStatus,
+    Payment,
+    PaymentStatus,
+    SimulatedRefund,
+)
 from checkout.payments import gateway, simulator
 from checkout.selectors import workflow_order_id
-from gifts.models import WorkflowContext
+from checkout.sweeps import run_sweeps
+from gifts.models import Product, WorkflowContext
 from tests.fixtures import (
     BOTH_DATABASES,
     assert_books_balance,
@@ -23,9 +33,12 @@ from tests.fixtures import (
     make_product,
     new_key,
     order_of,
+    paid_order,
     prepared,
     saga_timeline,
 )
+from tool_runtime.errors import ERROR_CATALOG
+from tool_runtime.models import IdempotencyKey, IdempotencyStatus
 
 pytestmark = pytest.mark.django_db(databases=BOTH_DATABASES)
 
@@ -144,3 +157,106 @@ def test_cancelling_a_retryably_failed_order_stops_any_retry(api):
     assert_error(commit(api, workflow_id, order_id, token, key=key), "CONFIRMATION_REQUIRED", 403)
     assert Payment.objects.filter(order_id=order_id).count() == 1  # never charged again
     assert_books_balance(product, initial={product.pk: 5})
+
+
+# --- a gift on its way ---------------------------------------------------------------------------
+
+
+def shipped(api, django_user_model, *, delivered: bool):
+    """A paid order the warehouse marked shipped (and delivered), as staff do."""
+    placed = paid_order(api)
+    staff = django_user_model.objects.create_user(username="warehouse", is_staff=True)
+    [report] = fulfilment.mark_shipped(
+        shipments=[fulfilment.Shipment(placed.order_id, "DHL", "JD0142")], actor=staff
+    )
+    assert report.outcome == "done", report.detail
+    if delivered:
+        [report] = fulfilment.mark_delivered(order_ids=[placed.order_id], actor=staff)
+        assert report.outcome == "done", report.detail
+    return placed
+
+
+@pytest.mark.parametrize("delivered", [False, True], ids=["shipped", "delivered"])
+def test_a_shipped_gift_is_refused_and_nothing_changes(
+    api, demo_catalog, django_user_model, delivered
+):
+    placed = shipped(api, django_user_model, delivered=delivered)
+    stock_before = Product.objects.get(pk=placed.product_id).stock
+    steps_before = saga_timeline(api, placed.order_id)
+    key = new_key()
+
+    response = cancel(api, placed.order_id, key)
+
+    error = assert_error(response, "ORDER_ALREADY_SHIPPED", 409)
+    state = "delivered" if delivered else "shipped"
+    assert f"already {state} (DHL JD0142)" in error["message"], error["message"]
+    assert "contact the shop for a return" in error["message"]
+    assert error["details"]["carrier"] == "DHL"
+    assert error["details"]["tracking_number"] == "JD0142"
+    assert error["details"]["fulfilment_status"] == state
+    order = order_of(placed.order_id)
+    assert (order.status, order.fulfilment_status) == (OrderStatus.COMPLETED, state)
+    payment = Payment.objects.get(order_id=placed.order_id)
+    assert payment.status == PaymentStatus.SUCCEEDED and payment.refunded_amount == 0
+    [charge] = charges_for(placed.order_id)
+    assert charge.refunded_amount == 0 and SimulatedRefund.objects.count() == 0
+    assert Product.objects.get(pk=placed.product_id).stock == stock_before
+    assert saga_timeline(api, placed.order_id) == steps_before
+    assert WorkflowContext.objects.get(pk=placed.workflow_id).current_step == "completed"
+    assert check_ledger().ok
+    # A shipped gift stays shipped: the refusal is final, kept and replayed unchanged.
+    again = cancel(api, placed.order_id, key)
+    assert again.raw == response.raw and again.headers["Idempotent-Replayed"] == "true"
+
+
+def test_an_unshipped_paid_order_still_cancels_and_refunds(api, demo_catalog):
+    placed = paid_order(api)
+    response = cancel(api, placed.order_id)
+    assert response.status == 200, response.body
+    assert response.body["status"] == "cancelled" and response.body["refunded_amount"] != "0.00"
+    assert Payment.objects.get(order_id=placed.order_id).status == PaymentStatus.REFUNDED
+    assert check_ledger().ok
+
+
+@pytest.mark.parametrize("language", ["pl", "ru", "uk", "zh-hans"])
+def test_the_shipped_banner_is_translated(language):
+    banner = ERROR_CATALOG["ORDER_ALREADY_SHIPPED"].banner
+    english = str(banner)
+    with translation.override(language):
+        assert str(banner) not in ("", english)
+
+
+# --- a refusal while the payment is open is not kept ----------------------------------------------
+
+
+def test_a_cancel_refused_while_pending_cancels_with_the_same_key_once_settled(api):
+    product = make_product(stock=3)
+    workflow_id = gift_selected(api, product)
+    order_id, token = prepared(api, workflow_id, "pm_card_pending")
+    assert commit(api, workflow_id, order_id, token).body["status"] == "payment_pending"
+    key = new_key()
+
+    refused = cancel(api, order_id, key)
+    assert_error(refused, "ORDER_NOT_CANCELLABLE", 409)
+    row = IdempotencyKey.objects.get(tool="cancel_order", key=key)
+    # Nothing that may still change is kept under the key.
+    assert row.status == IdempotencyStatus.AWAITING_FINAL and row.response_body == ""
+    while_pending = cancel(api, order_id, key)
+    assert_error(while_pending, "ORDER_NOT_CANCELLABLE", 409)
+    assert order_of(order_id).status == OrderStatus.PAYMENT_PENDING
+
+    assert run_sweeps(older_than_seconds=0).reconciled == 1
+    assert order_of(order_id).status == OrderStatus.COMPLETED
+    settled = cancel(api, order_id, key)
+    again = cancel(api, order_id, key)
+
+    assert settled.status == 200, settled.body
+    assert settled.body["status"] == "cancelled" and settled.body["refunded_amount"] == "30.00"
+    assert settled.body["already_cancelled"] is False
+    assert again.raw == settled.raw  # stored once final: byte for byte from now on
+    row.refresh_from_db()
+    assert row.status == IdempotencyStatus.COMPLETED
+    assert Payment.objects.get(order_id=order_id).status == PaymentStatus.REFUNDED
+    assert SimulatedRefund.objects.count() == 1  # the replay refunded nothing more
+    assert_books_balance(product, initial={product.pk: 3})
+    assert check_ledger().ok

@@ -24,8 +24,10 @@ from tests.fixtures import (
     prepared,
 )
 from tool_runtime import idempotency
+from tool_runtime.errors import ToolError
 from tool_runtime.idempotency import arguments_fingerprint, purge_expired_keys
 from tool_runtime.models import IdempotencyKey, IdempotencyStatus
+from tool_runtime.outcome import error_outcome
 from tool_runtime.principals import principal_label
 
 pytestmark = pytest.mark.django_db(databases=BOTH_DATABASES)
@@ -229,6 +231,34 @@ def test_retryable_failures_are_stored_as_such_and_run_again(api, user):
     assert SimulatedCharge.objects.count() == 0
     assert Order.objects.get(pk=order_id).status == OrderStatus.FAILED
     assert_books_balance(product, initial={product.pk: 5})
+
+
+@pytest.mark.parametrize("final", [True, False], ids=["final", "not_final"])
+def test_a_refusal_is_kept_under_the_key_only_when_final(user, final):
+    """A business refusal is an answer like any other: kept and replayed when final; one about a
+    state that may still change (ToolError(final=False)) is not kept, so repeats ask afresh."""
+    now = timezone.now()
+    row = IdempotencyKey.objects.create(
+        principal=principal_label(user),
+        tool="cancel_order",
+        key=new_key(),
+        fingerprint="f",
+        status=IdempotencyStatus.IN_PROGRESS,
+        correlation_id="c",
+        locked_at=now,
+        expires_at=now + timedelta(days=1),
+    )
+    refusal = ToolError("ORDER_NOT_CANCELLABLE", "Wait until it settles.", final=final)
+    outcome = error_outcome(name="cancel_order", error=refusal, correlation_id="c")
+
+    idempotency.settle(idempotency.Claim(row.pk, row.runs), outcome)
+
+    row.refresh_from_db()
+    if final:
+        assert row.status == IdempotencyStatus.COMPLETED and row.http_status == 409
+        assert '"ORDER_NOT_CANCELLABLE"' in row.response_body
+    else:
+        assert row.status == IdempotencyStatus.AWAITING_FINAL and row.response_body == ""
 
 
 def test_cancel_order_requires_a_key(api):

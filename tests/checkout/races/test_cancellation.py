@@ -2,8 +2,8 @@
 
 One interleaving at a time in one thread: cancel_order (and the staff rollback, the same
 cancellation) on a retryably failed order while the widget retries the commit. Then real
-threads on PostgreSQL: five cancellations at once, and a staff rollback with the person's
-cancel. Never a charge left on a cancelled order, never a second refund."""
+threads on PostgreSQL: five cancellations at once, repeats of one refused key at once once the
+payment settled, and a staff rollback with the person's cancel. Never a charge left on a cancelled order, never a second refund."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from checkout import selectors, services
 from checkout.models import OrderStatus, PaymentStatus, SagaStep, SimulatedRefund
 from checkout.payments import gateway, simulator
 from checkout.saga import cancellation, compensation, states, step_log
+from checkout.sweeps import run_sweeps
 from giftgenius.operations.metrics import saga_step_counts
 from tests.concurrency import in_threads
 from tests.conftest import ToolClient
@@ -33,6 +34,7 @@ from tests.fixtures import (
     prepared,
 )
 from tests.localstripe import refunds
+from tool_runtime.models import IdempotencyKey, IdempotencyStatus
 from tool_runtime.principals import issue_api_token
 
 pytestmark = pytest.mark.django_db(databases=BOTH_DATABASES)
@@ -163,6 +165,40 @@ def test_simultaneous_cancellations_refund_once(user, api, provider):
     assert [r.status for r in results] == [200] * 5, [r.body for r in results]
     assert all(r.body["status"] == "cancelled" for r in results)
     assert (len(refunds(provider)) if provider else SimulatedRefund.objects.count()) == 1
+    assert_books_balance(product, initial={product.pk: 5})
+
+
+@pytest.mark.postgres
+@THREADS
+def test_repeats_of_a_cancel_refused_while_pending_refund_once_and_store_one_answer(
+    user, api, provider
+):
+    """The key's refusal was not kept (the payment was open); once it settled, four repeats of
+    that key arrive at once and each asks again: one refund, and every later replay is the one
+    answer stored."""
+    if provider:
+        pytest.skip("localstripe offers no card whose payment stays pending")
+    product = make_product(stock=5)
+    workflow_id = gift_selected(api, product)
+    order_id, token = prepared(api, workflow_id, "pm_card_pending")
+    assert commit(api, workflow_id, order_id, token).body["status"] == "payment_pending"
+    key = new_key()
+    assert_error(cancel(api, order_id, key), "ORDER_NOT_CANCELLABLE", 409)
+    assert run_sweeps(older_than_seconds=0).reconciled == 1
+    bearer = issue_api_token(user=user)
+    arguments = {"order_id": order_id, "reason": "Changed my mind", "idempotency_key": key}
+
+    results = in_threads(4, lambda i: ToolClient(bearer).call("cancel_order", arguments))
+
+    assert [r.status for r in results] == [200] * 4, [r.body for r in results]
+    assert all(r.body["status"] == "cancelled" for r in results)
+    assert (len(refunds(provider)) if provider else SimulatedRefund.objects.count()) == 1
+    row = IdempotencyKey.objects.get(tool="cancel_order", key=key)
+    assert row.status == IdempotencyStatus.COMPLETED
+    replay = ToolClient(bearer).call("cancel_order", arguments)
+    assert replay.raw == ToolClient(bearer).call("cancel_order", arguments).raw
+    assert replay.body["status"] == "cancelled"
+    assert order_of(order_id).status == OrderStatus.CANCELLED
     assert_books_balance(product, initial={product.pk: 5})
 
 
