@@ -168,8 +168,10 @@ def test_simultaneous_briefs_leave_one_whole_brief_with_its_own_ideas(user, api)
 
     assert all(r.status == 200 for r in results), [r.body for r in results]
     stored = WorkflowContext.objects.get(pk=workflow_id)
+    # What each call offered: its ideas, then their variants (selectable too).
     answered = {
         (str(budgets[i][0]), str(budgets[i][1])): [g["product_id"] for g in r.body["gifts"]]
+        + [v["product_id"] for g in r.body["gifts"] for v in g["variants"]]
         for i, r in enumerate(results)
     }
     key = (stored.brief["budget_min"], stored.brief["budget_max"])
