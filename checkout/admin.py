@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 
-from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import CharField, OuterRef, QuerySet, Subquery
@@ -28,8 +27,10 @@ from checkout import (  # noqa: F401 (outbox_admin and store_admin register thei
     receipts,
     selectors,
     services,
+    staff_rollback,
     store_admin,
 )
+from checkout.admin_forms import RollbackForm, ShipmentForm
 from checkout.models import (
     FulfilmentStatus,
     Order,
@@ -43,44 +44,11 @@ from checkout.models import (
 )
 from checkout.saga import states
 from tool_runtime.admin import RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin, ViewOnlyInline
-from tool_runtime.text import printable
 
 ROLLBACK_PERMISSION = "checkout.rollback_order"
 SHORT_CODE = re.compile(r"[0-9a-f]{4,8}")
 RECEIPTS_PERMISSION = "checkout.resend_receipt"
 FULFIL_PERMISSION = "checkout.fulfil_order"
-
-
-class ShipmentForm(forms.Form):
-    """Mark shipped: one carrier for the batch, a tracking number (and URL) per order."""
-
-    orders = forms.ModelMultipleChoiceField(
-        queryset=Order.objects.all(), widget=forms.MultipleHiddenInput
-    )
-    carrier = forms.CharField(max_length=100)
-
-    def __init__(self, *args, orders: list[Order], **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.rows = []
-        for order in orders:
-            number = forms.CharField(max_length=100, label=f"Tracking number for {order.pk}")
-            url = forms.URLField(
-                max_length=500, required=False, assume_scheme="https", label="Tracking URL"
-            )
-            self.fields[f"tracking_{order.pk}"] = number
-            self.fields[f"url_{order.pk}"] = url
-            self.rows.append((order, self[f"tracking_{order.pk}"], self[f"url_{order.pk}"]))
-
-    def shipments(self) -> list[fulfilment.Shipment]:
-        return [
-            fulfilment.Shipment(
-                order_id=order.pk,
-                carrier=self.cleaned_data["carrier"],
-                tracking_number=self.cleaned_data[f"tracking_{order.pk}"],
-                tracking_url=self.cleaned_data[f"url_{order.pk}"],
-            )
-            for order in self.cleaned_data["orders"]
-        ]
 
 
 class OrderLineInline(ViewOnlyInline):
@@ -124,29 +92,6 @@ class RollbackAuditInline(ViewOnlyInline):
     model = OrderAuditEntry
     fields = ["created_at", "actor", "outcome", "reason", "detail"]
     readonly_fields = fields
-
-
-class RollbackForm(forms.Form):
-    orders = forms.ModelMultipleChoiceField(
-        queryset=Order.objects.all(), widget=forms.MultipleHiddenInput
-    )
-    # One line: the printable-text rule (tool_runtime.text) refuses line breaks with the other
-    # control characters, as for every free-text field.
-    reason = forms.CharField(
-        max_length=OrderAuditEntry._meta.get_field("reason").max_length,
-        widget=forms.TextInput(attrs={"size": 80}),
-        help_text="Required. Recorded in the audit trail with your name.",
-    )
-    confirm_shipped = forms.BooleanField(
-        required=False,
-        label="I know these gifts were already shipped, and roll them back all the same.",
-    )
-
-    def clean_reason(self) -> str:
-        try:
-            return printable(self.cleaned_data["reason"])
-        except ValueError as exc:
-            raise forms.ValidationError(str(exc), code="not_printable") from None
 
 
 OUTCOME_MESSAGES = {
@@ -351,7 +296,7 @@ class OrderAdmin(RecordFieldsMixin, UuidSearchMixin, ViewOnlyAdmin):
                 )
             if form.is_valid():
                 orders = list(form.cleaned_data["orders"])
-                reports = services.roll_back_orders(
+                reports = staff_rollback.roll_back_orders(
                     order_ids=[order.pk for order in orders],
                     reason=form.cleaned_data["reason"],
                     actor=request.user,

@@ -1,5 +1,6 @@
-"""The one entry for writes to orders: prepare, commit and cancel an order, leave checkout (the
-commerce tools and the gift workflow), and roll orders back (staff, in the admin).
+"""The one entry for the person's writes to orders: prepare, commit and cancel an order, leave
+checkout (the commerce tools and the gift workflow). Staff's writes: checkout.staff_rollback,
+checkout.fulfilment, checkout.receipts.
 
 Each write is one verb here, and checks what the person may do with the order now, turning
 every refusal into a catalog error that says what to do next; the saga (checkout.saga) does the
@@ -10,21 +11,20 @@ work. Naming, a check-then-act pair per verb:
   leaving checkout (it is the act, too, behind replacing a draft and expiring one).
 A cancellation has no check of its own: whether an order may be cancelled is decided while
 cancelling (the order may move under it), so do_cancel_order answers a refusal as its outcome,
-which cancel_order raises and a staff rollback records.
+which cancel_order raises and a staff rollback (checkout.staff_rollback) records.
 """
 
 from __future__ import annotations
 
 import hmac
 import uuid
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
 from checkout import pricing, selectors
-from checkout.models import FulfilmentStatus, Order, OrderAuditEntry, OrderStatus
+from checkout.models import FulfilmentStatus, Order, OrderStatus
 from checkout.payments.methods import (
     NEW_CARD,
     SAVED_CARD_ID,
@@ -38,19 +38,12 @@ from checkout.saga.cancellation import RollbackOutcome
 from checkout.saga.outcome import InProgress, SagaOutcome
 from checkout.saga.states import (
     DECLINE_CODES,
-    ERROR,
     FINAL_STATUSES,
     IN_FLIGHT,
     REFUSED,
-    ROLLED_BACK,
 )
 from gifts.models import Product, WorkflowContext
 from tool_runtime.errors import ToolError
-from tool_runtime.observability import get_logger
-
-log = get_logger("checkout.rollback")
-
-AUDIT_DETAIL_MAX = OrderAuditEntry._meta.get_field("detail").max_length
 
 
 @dataclass(frozen=True)
@@ -456,81 +449,6 @@ def _already_shipped(order: Order) -> ToolError:
         },
         next_actions=["get_order", "contact the shop for a return"],
     )
-
-
-@dataclass(frozen=True)
-class RollbackReport:
-    order_id: uuid.UUID
-    outcome: str  # rolled_back | closed_for_good | already_rolled_back | refused | error
-    detail: str
-
-
-def roll_back_order(
-    *, order_id: object, reason: str, actor: str, shipped_confirmed: bool = False
-) -> RollbackOutcome:
-    """Staff rollback of one order: the same cancellation as cancel_order, refusals included.
-    A gift already shipped is rolled back only when staff confirmed they know it was."""
-    order = Order.objects.filter(pk=order_id).first()
-    if order is None:
-        return RollbackOutcome(REFUSED, "There is no such order.", code="NOT_FOUND")
-    if order.fulfilment_status != FulfilmentStatus.UNFULFILLED and not shipped_confirmed:
-        return RollbackOutcome(
-            REFUSED,
-            f"It was {order.fulfilment_status} ({order.carrier} {order.tracking_number}); "
-            "confirm that it was shipped to roll it back.",
-            code="ORDER_SHIPPED",
-        )
-    return cancellation.do_cancel_order(
-        order=order, reason=reason, actor=actor, correlation_id=uuid.uuid4().hex
-    )
-
-
-def roll_back_orders(
-    *,
-    order_ids: Iterable[uuid.UUID],
-    reason: str,
-    actor: AbstractBaseUser,
-    shipped_confirmed: bool = False,
-) -> list[RollbackReport]:
-    """Staff rollback from the admin: roll back each order independently (one refusal or
-    failure never stops the others) and audit every attempt, append-only, with who and why."""
-    reason = reason.strip()
-    if not reason:
-        raise ValueError("a rollback needs a reason")
-    reports = []
-    for order_id in order_ids:
-        try:
-            result = roll_back_order(
-                order_id=order_id,
-                reason=reason,
-                actor=actor.get_username(),
-                shipped_confirmed=shipped_confirmed,
-            )
-            outcome, detail = str(result.outcome), str(result.detail or "")
-        except Exception:
-            # The audit must still say the attempt happened; staff get an id to find the log line.
-            correlation_id = uuid.uuid4().hex
-            log.exception(
-                "order_rollback_crashed", order_id=str(order_id), correlation_id=correlation_id
-            )
-            outcome = ERROR
-            detail = f"Unexpected error; quote correlation id {correlation_id} to engineering."
-        OrderAuditEntry.objects.create(
-            actor=actor,
-            order_id=order_id,
-            reason=reason,
-            outcome=outcome,
-            detail=detail[:AUDIT_DETAIL_MAX],
-        )
-        log.info(
-            "order_rollback",
-            order_id=str(order_id),
-            actor=actor.get_username(),
-            outcome=outcome,
-            status="rolled_back" if outcome == ROLLED_BACK else outcome,
-        )
-        reports.append(RollbackReport(order_id=order_id, outcome=outcome, detail=detail))
-    return reports
 
 
 # --- leave checkout (the gift workflow's hooks) ----------------------------------------------

@@ -11,27 +11,9 @@ missing from them would show its English text (the fallback), so a test requires
 
 from __future__ import annotations
 
+from importlib import import_module
+
 from gifts.demo_catalog import TEST_PRODUCTS, family_of, mentioned_tags, template_variants
-from gifts.demo_translations import (
-    art_supplies,
-    beauty,
-    books,
-    electronics,
-    fashion,
-    food,
-    games,
-    garden,
-    home,
-    jewelry,
-    kitchen,
-    music,
-    outdoors,
-    pets,
-    sports,
-    stationery,
-    toys,
-    wellness,
-)
 from gifts.interest_vocabulary import vocabulary_rows
 
 LANGUAGES = ("pl", "uk", "ru", "zh-hans")
@@ -52,25 +34,28 @@ _SENTENCE_GAPS = {"zh-hans": ""}
 
 # Each module's TEMPLATES: "== category | English noun", then one line per language:
 # noun | variants (;) | sentence
-_CATEGORY_MODULES = (
-    art_supplies,
-    beauty,
-    books,
-    electronics,
-    fashion,
-    food,
-    games,
-    garden,
-    home,
-    jewelry,
-    kitchen,
-    music,
-    outdoors,
-    pets,
-    sports,
-    stationery,
-    toys,
-    wellness,
+_CATEGORY_MODULES = tuple(
+    import_module(f"{__name__}.{category}")
+    for category in (
+        "art_supplies",
+        "beauty",
+        "books",
+        "electronics",
+        "fashion",
+        "food",
+        "games",
+        "garden",
+        "home",
+        "jewelry",
+        "kitchen",
+        "music",
+        "outdoors",
+        "pets",
+        "sports",
+        "stationery",
+        "toys",
+        "wellness",
+    )
 )
 
 # The fixed test products, translated whole: sku → language → (name, description).

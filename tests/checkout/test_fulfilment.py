@@ -11,7 +11,7 @@ from django.contrib.auth.models import Permission
 from django.contrib.messages import get_messages
 from django.test import Client
 
-from checkout import fulfilment, services
+from checkout import fulfilment, staff_rollback
 from checkout.models import (
     FulfilmentStatus,
     Order,
@@ -188,7 +188,7 @@ def test_rolling_back_a_shipped_order_needs_a_confirmation_that_says_so(api, war
     assert order_of(placed.order_id).status == OrderStatus.COMPLETED
 
     # The service refuses on its own too, whatever calls it.
-    [report] = services.roll_back_orders(
+    [report] = staff_rollback.roll_back_orders(
         order_ids=[placed.order_id], reason="asked", actor=warehouse.user
     )
     assert report.outcome == "refused" and "confirm that it was shipped" in report.detail

@@ -12,7 +12,7 @@ import threading
 import pytest
 from django.contrib.auth import get_user_model
 
-from checkout import selectors, services
+from checkout import selectors, staff_rollback
 from checkout.models import OrderStatus, PaymentStatus, SagaStep, SimulatedRefund
 from checkout.payments import gateway, simulator
 from checkout.saga import cancellation, compensation, states, step_log
@@ -223,7 +223,7 @@ def test_a_staff_rollback_and_the_persons_cancel_at_once_record_one_refund(
 
     def work(i: int):
         if i == 0:
-            (report,) = services.roll_back_orders(
+            (report,) = staff_rollback.roll_back_orders(
                 order_ids=[order_id], reason="Asked by phone", actor=staff
             )
             return report.outcome

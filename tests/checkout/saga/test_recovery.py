@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from structlog.testing import capture_logs
 
-from checkout import services
+from checkout import staff_rollback
 from checkout.models import (
     Order,
     OrderStatus,
@@ -296,18 +296,20 @@ def test_roll_back_order_outcomes(api, settings):
     assert commit(api, workflow_id, order_id, token).status == 200
 
     with simulator.outage():
-        refused = services.roll_back_order(order_id=order_id, reason="fraud check", actor="staff")
+        refused = staff_rollback.roll_back_order(
+            order_id=order_id, reason="fraud check", actor="staff"
+        )
     assert refused.outcome == "refused" and "Nothing was changed" in refused.detail
     assert order_of(order_id).status == OrderStatus.COMPLETED
 
-    done = services.roll_back_order(order_id=order_id, reason="fraud check", actor="staff")
+    done = staff_rollback.roll_back_order(order_id=order_id, reason="fraud check", actor="staff")
     assert done.outcome == "rolled_back", done.detail
     assert "Refunded 30.00 USD" in done.detail
     order = order_of(order_id)
     assert order.status == OrderStatus.CANCELLED and "staff" in order.failure_message
     assert WorkflowContext.objects.get(pk=workflow_id).current_step == "failed"
 
-    again = services.roll_back_order(order_id=order_id, reason="fraud check", actor="staff")
+    again = staff_rollback.roll_back_order(order_id=order_id, reason="fraud check", actor="staff")
     assert again.outcome == "already_rolled_back"
     assert SimulatedRefund.objects.count() == 1
     assert_books_balance(product, initial={product.pk: 5})
@@ -315,7 +317,7 @@ def test_roll_back_order_outcomes(api, settings):
     draft_workflow = gift_selected(api, product)
     draft_id, _ = prepared(api, draft_workflow)
     assert (
-        services.roll_back_order(order_id=draft_id, reason="test", actor="staff").outcome
+        staff_rollback.roll_back_order(order_id=draft_id, reason="test", actor="staff").outcome
         == "rolled_back"
     )
     assert order_of(draft_id).status == OrderStatus.CANCELLED
@@ -324,13 +326,14 @@ def test_roll_back_order_outcomes(api, settings):
     pending_workflow = gift_selected(api, product)
     pending_id, pending_token = prepared(api, pending_workflow, "pm_card_pending")
     commit(api, pending_workflow, pending_id, pending_token)
-    pending = services.roll_back_order(order_id=pending_id, reason="test", actor="staff")
+    pending = staff_rollback.roll_back_order(order_id=pending_id, reason="test", actor="staff")
     assert pending.outcome == "refused" and "payment_pending" in pending.detail
     Order.objects.filter(pk=pending_id).update(status=OrderStatus.PROCESSING)
-    running = services.roll_back_order(order_id=pending_id, reason="test", actor="staff")
+    running = staff_rollback.roll_back_order(order_id=pending_id, reason="test", actor="staff")
     assert running.outcome == "refused" and "processing" in running.detail
     assert (
-        services.roll_back_order(order_id=new_key(), reason="x", actor="staff").outcome == "refused"
+        staff_rollback.roll_back_order(order_id=new_key(), reason="x", actor="staff").outcome
+        == "refused"
     )
 
 

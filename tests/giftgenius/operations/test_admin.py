@@ -20,7 +20,7 @@ from django.db.models import F
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
-from checkout import services
+from checkout import staff_rollback
 from checkout.models import Order, OrderAuditEntry, OrderStatus, Payment, SagaStep
 from gifts.models import Product, WorkflowContext
 from gifts.services import StockAdjustmentRefused, adjust_stock
@@ -277,7 +277,7 @@ class FakeOutcome:
 
 
 class FakeCompensation:
-    """Stands in for services.roll_back_order (one order's cancellation) to drive every branch
+    """Stands in for staff_rollback.roll_back_order (one order's cancellation) to drive every branch
     of the admin flow."""
 
     def __init__(self, outcomes: dict[str, FakeOutcome | Exception]):
@@ -296,7 +296,7 @@ class FakeCompensation:
 def fake_compensation(monkeypatch):
     def install(outcomes):
         fake = FakeCompensation(outcomes)
-        monkeypatch.setattr(services, "roll_back_order", fake.roll_back_order)
+        monkeypatch.setattr(staff_rollback, "roll_back_order", fake.roll_back_order)
         return fake
 
     return install
