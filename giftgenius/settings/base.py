@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "ninja",
+    "import_export",
     # The layers, bottom up: each imports only the ones listed before it (pyproject.toml's
     # import contract checks it).
     "tool_runtime",
@@ -282,6 +283,9 @@ STRIPE_WEBHOOK_TOLERANCE_SECONDS = int(os.environ.get("STRIPE_WEBHOOK_TOLERANCE_
 WEBHOOK_MAX_BODY_BYTES = 1024 * 1024
 # --- The shop, and the e-mail it sends (receipts, through the outbox) ---
 SHOP_NAME = os.environ.get("SHOP_NAME", "GiftGenius")
+# The shop's policy pages for the ACP product feed's seller links, as "type=url" pairs, e.g.
+# "refund_policy=https://shop.example/refunds,terms_of_service=https://shop.example/terms".
+SHOP_LINKS = env_list("SHOP_LINKS", [])
 # E-mails write times in the shop's zone and name it (the person's own zone is not known there).
 SHOP_TIME_ZONE = os.environ.get("SHOP_TIME_ZONE", "Europe/Warsaw")
 # SMTP from the environment by default; a provider's Django backend (EMAIL_BACKEND) works too.

@@ -1,0 +1,378 @@
+"""A merchant's feed (ACP JSON, a directory of one per language, or CSV) read into catalog rows.
+
+Nothing here writes: a file with any problem is refused whole (FeedRefused, every problem with
+its place and field), so the import that follows only ever sees valid rows.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+
+from gifts.product_feed.mapping import (
+    AGE_TAXONOMY,
+    INTEREST_TAXONOMY,
+    MERCHANT_TAXONOMY,
+    catalog_fields,
+    translation_problems,
+)
+from gifts.product_feed.schema import FeedProblem, FeedRefused, json_path, schema_problems
+
+# Bigger files are refused before parsing: a catalog is megabytes, not gigabytes.
+MAX_FILE_BYTES = 50 * 1024 * 1024
+# CSV columns: the feed's fields, flattened; `title:<language>` and `description:<language>` add
+# a translation. Interests are separated by "|"; the age range is "min-max".
+CSV_COLUMNS = {
+    "product_id": "id",
+    "product_title": "title",
+    "id": "variants.id",
+    "title": "variants.title",
+    "description": "variants.description.plain",
+    "price_amount": "variants.price.amount",
+    "price_currency": "variants.price.currency",
+    "availability_status": "variants.availability.status",
+    "category": "variants.categories",
+    "interests": "variants.categories",
+    "age_range": "variants.categories",
+    "image_url": "variants.media.url",
+    "image_alt_text": "variants.media.alt_text",
+    "image_width": "variants.media.width",
+    "image_height": "variants.media.height",
+}
+_REQUIRED_COLUMNS = ("product_id", "id", "title", "price_amount", "price_currency", "category")
+_INTEGER_COLUMNS = ("price_amount", "image_width", "image_height")
+
+
+@dataclass
+class CatalogRow:
+    """One product as the import writes it: the catalog's fields, and its translations by
+    language (None: the language is managed by this file and the product has none in it)."""
+
+    fields: dict[str, Any]
+    translations: dict[str, tuple[str, str] | None] = field(default_factory=dict)
+
+
+def translated_languages() -> list[str]:
+    return [code for code, _ in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
+
+
+def read_feed_json(data: bytes, *, name: str = "the feed") -> list[CatalogRow]:
+    """Rows from an ACP feed document `{"products": [...]}` in the catalog's own language."""
+    return _rows_or_refuse(_json_document(data, name=name), name=name)
+
+
+def read_feed_directory(directory: Path) -> list[CatalogRow]:
+    """Rows from an export's directory: products.json, and products.<language>.json for each
+    translation (a language's file makes the import manage that language's translations)."""
+    base = directory / "products.json"
+    if not base.is_file():
+        raise FeedRefused([FeedProblem(str(directory), "", "has no products.json")])
+    rows = read_feed_json(_read(base), name=base.name)
+    by_sku = {row.fields["sku"]: row for row in rows}
+    problems: list[FeedProblem] = []
+    for language in translated_languages():
+        path = directory / f"products.{language}.json"
+        if path.is_file():
+            document = _json_document(_read(path), name=path.name)
+            problems += _merge_translations(document, language, by_sku, name=path.name)
+    if problems:
+        raise FeedRefused(problems)
+    return rows
+
+
+def read_feed_csv(data: bytes, *, name: str = "the file") -> list[CatalogRow]:
+    """Rows from a CSV whose every row is one variant (rows of one product_id are its variants).
+
+    Each row becomes a feed Variant and is checked against the schema like a JSON feed's; a
+    problem is named by its line (the header is line 1) and column.
+    """
+    text = _text(data, name=name)
+    reader = csv.DictReader(io.StringIO(text, newline=""), strict=True)
+    records: list[tuple[int, dict[str, str]]] = []
+    try:
+        header = reader.fieldnames or []
+        while True:
+            line = reader.line_num + 1  # where the record starts (a quoted cell may span lines)
+            record = next(reader, None)
+            if record is None:
+                break
+            records.append((line, record))
+    except csv.Error as error:
+        where = f"{name} line {reader.line_num}"
+        raise FeedRefused([FeedProblem(where, "", f"not CSV: {error}")]) from None
+    problems = _header_problems(header, name=name)
+    if problems:
+        raise FeedRefused(problems)
+    products: dict[str, dict[str, Any]] = {}
+    lines: dict[str, list[int]] = {}  # product id → the line of each of its variants
+    translations: dict[int, dict[str, tuple[str, str] | None]] = {}
+    for line, record in records:
+        if None in record or None in record.values():
+            problems.append(
+                FeedProblem(
+                    f"{name} line {line}", "", "has a different number of cells than the header"
+                )
+            )
+            continue
+        variant, row_problems = _csv_variant(record, where=f"{name} line {line}")
+        problems += row_problems
+        product = products.setdefault(
+            record["product_id"], {"id": record["product_id"], "variants": []}
+        )
+        if record.get("product_title"):
+            product.setdefault("title", record["product_title"])
+        product["variants"].append(variant)
+        lines.setdefault(record["product_id"], []).append(line)
+        translations[line] = _csv_translations(record, header)
+    if problems:
+        raise FeedRefused(problems)
+
+    def locate_in(product_id: str) -> Callable[[list], tuple[str, str]]:
+        def locate(path: list) -> tuple[str, str]:
+            if len(path) >= 2 and path[0] == "variants":
+                feed_field = "variants." + ".".join(
+                    str(p) for p in path[2:] if not isinstance(p, int)
+                )
+                column = next((c for c, f in CSV_COLUMNS.items() if f == feed_field), feed_field)
+                return f"{name} line {lines[product_id][path[1]]}", column
+            return f"{name} line {lines[product_id][0]}", "product_id"
+
+        return locate
+
+    document = {"products": list(products.values())}
+    for product in document["products"]:
+        problems += schema_problems(product, definition="Product", locate=locate_in(product["id"]))
+    if problems:
+        raise FeedRefused(problems)
+    rows = _rows_or_refuse(
+        document,
+        name=name,
+        place=lambda p, v: f"{name} line {lines[document['products'][p]['id']][v]}",
+        column=lambda feed_field: next(
+            (c for c, f in CSV_COLUMNS.items() if f == f"variants.{feed_field}"), feed_field
+        ),
+    )
+    for row, line in zip(
+        rows, (ln for p in document["products"] for ln in lines[p["id"]]), strict=True
+    ):
+        row.translations = translations[line]
+        for language, text in row.translations.items():
+            if text is not None:
+                translation_problems(
+                    *text,
+                    _reporter(
+                        problems,
+                        f"{name} line {line}",
+                        lambda f, lg=language: f"{'title' if f == 'title' else 'description'}:{lg}",
+                    ),
+                )
+    if problems:
+        raise FeedRefused(problems)
+    return rows
+
+
+def _reporter(problems: list[FeedProblem], where: str, column=lambda f: f):
+    return lambda feed_field, message: problems.append(
+        FeedProblem(where, column(feed_field), message)
+    )
+
+
+def _read(path: Path) -> bytes:
+    if path.stat().st_size > MAX_FILE_BYTES:
+        raise FeedRefused([FeedProblem(path.name, "", f"is larger than {MAX_FILE_BYTES} bytes")])
+    return path.read_bytes()
+
+
+def _text(data: bytes, *, name: str) -> str:
+    if len(data) > MAX_FILE_BYTES:
+        raise FeedRefused([FeedProblem(name, "", f"is larger than {MAX_FILE_BYTES} bytes")])
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise FeedRefused(
+            [
+                FeedProblem(
+                    f"{name} line {line}",
+                    "",
+                    f"is not UTF-8 (byte {error.start}: {error.reason}); save the file as UTF-8",
+                )
+            ]
+        ) from None
+
+
+def _json_document(data: bytes, *, name: str) -> Any:
+    text = _text(data, name=name)
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        where = f"{name} line {error.lineno} column {error.colno}"
+        raise FeedRefused([FeedProblem(where, "", f"not JSON: {error.msg}")]) from None
+    problems = schema_problems(document, definition="ProductsResponse", where=name)
+    if problems:
+        raise FeedRefused(problems)
+    return document
+
+
+def _rows_or_refuse(document: dict, *, name: str, place=None, column=None) -> list[CatalogRow]:
+    """Catalog rows for a schema-valid document, or every problem they have."""
+    place = place or (lambda p, v: f"{name} {json_path(['products', p, 'variants', v])}")
+    column = column or (lambda feed_field: feed_field)
+    problems: list[FeedProblem] = []
+    rows: list[CatalogRow] = []
+    seen_products: dict[str, str] = {}
+    seen_variants: dict[str, str] = {}
+    for p, product in enumerate(document["products"]):
+        variants = product["variants"]
+        if not variants:
+            problems.append(
+                FeedProblem(
+                    f"{name} {json_path(['products', p])}",
+                    "variants",
+                    "a product needs at least one variant",
+                )
+            )
+        if product["id"] in seen_products:
+            problems.append(
+                FeedProblem(
+                    f"{name} {json_path(['products', p])}",
+                    "id",
+                    f"{product['id']!r} is also the id of {seen_products[product['id']]}",
+                )
+            )
+        seen_products.setdefault(product["id"], f"{name} {json_path(['products', p])}")
+        single = len(variants) == 1 and variants[0]["id"] == product["id"]
+        for v, variant in enumerate(variants):
+            where = place(p, v)
+            if variant["id"] in seen_variants:
+                problems.append(
+                    FeedProblem(
+                        where,
+                        column("id"),
+                        f"{variant['id']!r} is also the id of {seen_variants[variant['id']]}",
+                    )
+                )
+            seen_variants.setdefault(variant["id"], where)
+            fields = catalog_fields(
+                variant,
+                family="" if single else product["id"],
+                report=_reporter(problems, where, column),
+            )
+            rows.append(CatalogRow(fields=fields))
+    if problems:
+        raise FeedRefused(problems)
+    return rows
+
+
+def _merge_translations(
+    document: dict, language: str, by_sku: dict[str, CatalogRow], *, name: str
+) -> list[FeedProblem]:
+    """A language's feed as translations of the rows: a variant whose text differs from the
+    catalog's own is translated; one that repeats it has no translation."""
+    problems: list[FeedProblem] = []
+    for p, product in enumerate(document["products"]):
+        for v, variant in enumerate(product["variants"]):
+            where = f"{name} {json_path(['products', p, 'variants', v])}"
+            row = by_sku.get(variant["id"])
+            if row is None:
+                problems.append(
+                    FeedProblem(where, "id", f"{variant['id']!r} is not in products.json")
+                )
+                continue
+            title = variant["title"]
+            description = variant.get("description", {}).get("plain", "")
+            translation_problems(title, description, _reporter(problems, where))
+            own = (row.fields["name"], row.fields["description"])
+            if (title, description) == own:
+                row.translations[language] = None
+            else:
+                row.translations[language] = (title, "" if description == own[1] else description)
+    for row in by_sku.values():
+        row.translations.setdefault(language, None)
+    return problems
+
+
+def _header_problems(header: list[str], *, name: str) -> list[FeedProblem]:
+    problems = []
+    known = set(CSV_COLUMNS) | {
+        f"{kind}:{language}"
+        for kind in ("title", "description")
+        for language in translated_languages()
+    }
+    for column in header:
+        if column not in known:
+            problems.append(FeedProblem(f"{name} line 1", column, "unknown column"))
+    for column in _REQUIRED_COLUMNS:
+        if column not in header:
+            problems.append(FeedProblem(f"{name} line 1", column, "required column missing"))
+    if len(header) != len(set(header)):
+        problems.append(FeedProblem(f"{name} line 1", "", "a column is named twice"))
+    return problems
+
+
+def _csv_variant(record: dict[str, str], *, where: str) -> tuple[dict[str, Any], list[FeedProblem]]:
+    """The feed Variant one CSV row stands for (the schema checks it next)."""
+    problems = [
+        FeedProblem(where, column, "must not be empty")
+        for column in _REQUIRED_COLUMNS
+        if not record[column].strip()
+    ]
+    numbers: dict[str, int] = {}
+    for column in _INTEGER_COLUMNS:
+        value = record.get(column, "").strip()
+        if value:
+            try:
+                numbers[column] = int(value)
+            except ValueError:
+                problems.append(FeedProblem(where, column, f"{value[:40]!r} is not a whole number"))
+    variant: dict[str, Any] = {"id": record["id"], "title": record["title"]}
+    if record.get("description"):
+        variant["description"] = {"plain": record["description"]}
+    variant["price"] = {
+        "amount": numbers.get("price_amount", 0),
+        "currency": record["price_currency"],
+    }
+    if record.get("availability_status"):
+        status = record["availability_status"]
+        variant["availability"] = {"available": status == "in_stock", "status": status}
+    variant["categories"] = [
+        {"value": record["category"], "taxonomy": MERCHANT_TAXONOMY},
+        *(
+            {"value": tag.strip(), "taxonomy": INTEREST_TAXONOMY}
+            for tag in record.get("interests", "").split("|")
+            if tag.strip()
+        ),
+        *(
+            [{"value": record["age_range"], "taxonomy": AGE_TAXONOMY}]
+            if record.get("age_range")
+            else []
+        ),
+    ]
+    if record.get("image_url"):
+        media: dict[str, Any] = {"type": "image", "url": record["image_url"]}
+        if record.get("image_alt_text"):
+            media["alt_text"] = record["image_alt_text"]
+        for side in ("width", "height"):
+            if f"image_{side}" in numbers:
+                media[side] = numbers[f"image_{side}"]
+        variant["media"] = [media]
+    return variant, problems
+
+
+def _csv_translations(
+    record: dict[str, str], header: list[str]
+) -> dict[str, tuple[str, str] | None]:
+    translations: dict[str, tuple[str, str] | None] = {}
+    for language in translated_languages():
+        if f"title:{language}" in header:
+            title = record[f"title:{language}"]
+            description = record.get(f"description:{language}", "")
+            translations[language] = (title, description) if title else None
+    return translations
