@@ -6,9 +6,12 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin, messages
 from django.http import HttpRequest
+from import_export.admin import ImportMixin
 
 from gifts import services
 from gifts.models import InterestTerm, Product, ProductTranslation, WorkflowContext
+from gifts.product_feed.loading import FeedCsvFormat, FeedJsonFormat, ProductFeedResource
+from gifts.product_feed.schema import MAX_LISTED_PROBLEMS, FeedRefused
 from tool_runtime.admin import UuidSearchMixin, ViewOnlyAdmin
 
 
@@ -66,8 +69,13 @@ class InterestTermAdmin(admin.ModelAdmin):
 
 
 @admin.register(Product)
-class ProductAdmin(admin.ModelAdmin):
+class ProductAdmin(ImportMixin, admin.ModelAdmin):
+    """Products; "Import" loads a merchant's catalog from an ACP feed or CSV (preview, then
+    confirm; one transaction; stock is never imported — docs/product-feed.md)."""
+
     inlines = [ProductTranslationInline]
+    resource_classes = [ProductFeedResource]
+    import_formats = [FeedJsonFormat, FeedCsvFormat]
     list_display = ["sku", "name", "category", "price", "currency", "stock", "active"]
     list_filter = ["active", "category", "currency"]
     search_fields = ["sku", "name"]
@@ -117,6 +125,21 @@ class ProductAdmin(admin.ModelAdmin):
                 self.message_user(
                     request, f"Stock changed by {change_by:+d}; now {obj.stock}.", messages.SUCCESS
                 )
+
+    def has_import_permission(self, request: HttpRequest) -> bool:
+        # An import creates and changes products: staff who may do both by hand.
+        return self.has_add_permission(request) and self.has_change_permission(request)
+
+    def add_data_read_fail_error_to_form(self, form, e: Exception) -> None:
+        if isinstance(e, FeedRefused):
+            for problem in e.problems[:MAX_LISTED_PROBLEMS]:
+                form.add_error("import_file", str(problem))
+            if len(e.problems) > MAX_LISTED_PROBLEMS:
+                form.add_error(
+                    "import_file", f"… and {len(e.problems) - MAX_LISTED_PROBLEMS} more problem(s)"
+                )
+            return
+        super().add_data_read_fail_error_to_form(form, e)
 
     def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         # Order lines point at products; discontinue (active = False) instead of deleting.
