@@ -96,6 +96,7 @@ def read_feed_csv(data: bytes, *, name: str = "the file") -> list[CatalogRow]:
     text = _text(data, name=name)
     reader = csv.DictReader(io.StringIO(text, newline=""), strict=True)
     records: list[tuple[int, dict[str, str]]] = []
+    line = 1
     try:
         header = reader.fieldnames or []
         while True:
@@ -105,7 +106,7 @@ def read_feed_csv(data: bytes, *, name: str = "the file") -> list[CatalogRow]:
                 break
             records.append((line, record))
     except csv.Error as error:
-        where = f"{name} line {reader.line_num}"
+        where = f"{name} line {line}"
         raise FeedRefused([FeedProblem(where, "", f"not CSV: {error}")]) from None
     problems = _header_problems(header, name=name)
     if problems:
@@ -131,8 +132,6 @@ def read_feed_csv(data: bytes, *, name: str = "the file") -> list[CatalogRow]:
         product["variants"].append(variant)
         lines.setdefault(record["product_id"], []).append(line)
         translations[line] = _csv_translations(record, header)
-    if problems:
-        raise FeedRefused(problems)
 
     def locate_in(product_id: str) -> Callable[[list], tuple[str, str]]:
         def locate(path: list) -> tuple[str, str]:

@@ -51,7 +51,7 @@ class FeedRefused(Exception):
         more = len(problems) - MAX_LISTED_PROBLEMS
         tail = f"\n- … and {more} more" if more > 0 else ""
         super().__init__(
-            f"The feed has {len(problems)} problem(s); nothing was changed:\n{listed}{tail}"
+            f"The feed has {len(problems)} problem(s):\n{listed}{tail}"
         )
 
 
@@ -82,9 +82,18 @@ def schema_problems(
         if locate is not None:
             place, field = locate(path)
         else:
-            place, field = where or "the feed", json_path(path)
+            place, field = _split(path, where or "the feed")
+        field = field or ("" if path else "(the whole document)")
         problems.append(FeedProblem(place, field, _say(error)))
     return problems
+
+
+def _split(path: list, where: str) -> tuple[str, str]:
+    """A feed's JSON path as (the product or variant it is in, the field within it)."""
+    cut = 4 if path[:1] == ["products"] and path[2:3] == ["variants"] and len(path) >= 4 else 2
+    if path[:1] != ["products"] or len(path) < cut:
+        return where, json_path(path)
+    return f"{where} {json_path(path[:cut])}", json_path(path[cut:]) if len(path) > cut else ""
 
 
 def json_path(path: list) -> str:
@@ -92,7 +101,7 @@ def json_path(path: list) -> str:
     text = ""
     for part in path:
         text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
-    return text or "(the whole document)"
+    return text
 
 
 def _say(error) -> str:

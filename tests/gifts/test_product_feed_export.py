@@ -157,5 +157,5 @@ def test_an_invalid_export_fails_loudly_and_writes_nothing(db, tmp_path):
     message = str(refused.value)
     assert "nothing written" in message
     assert "product GG-YEN, field price: 10.50 JPY has more decimals than JPY has" in message
-    assert "variants[0].price.currency: 'usd' does not match '^[A-Z]{3}$'" in message
+    assert "variants[0], field price.currency: 'usd' does not match '^[A-Z]{3}$'" in message
     assert not output.exists()

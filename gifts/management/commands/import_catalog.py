@@ -37,7 +37,7 @@ class Command(BaseCommand):
             rows = _read(source)
             counts = import_catalog_rows(rows=rows, dry_run=options["dry_run"])
         except FeedRefused as refused:
-            raise CommandError(f"Import refused. {refused}") from None
+            raise CommandError(f"Import refused, nothing was changed. {refused}") from None
         verb = "Would import" if options["dry_run"] else "Imported"
         self.stdout.write(
             f"{verb} {source.name}: {counts.created} created, {counts.updated} updated, "
