@@ -50,9 +50,7 @@ class FeedRefused(Exception):
         listed = "\n".join(f"- {problem}" for problem in problems[:MAX_LISTED_PROBLEMS])
         more = len(problems) - MAX_LISTED_PROBLEMS
         tail = f"\n- … and {more} more" if more > 0 else ""
-        super().__init__(
-            f"The feed has {len(problems)} problem(s):\n{listed}{tail}"
-        )
+        super().__init__(f"The feed has {len(problems)} problem(s):\n{listed}{tail}")
 
 
 @cache
