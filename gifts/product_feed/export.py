@@ -36,7 +36,10 @@ def catalog_feed(*, language: str) -> dict[str, Any]:
     products = Product.objects.order_by("sku").prefetch_related(
         Prefetch("translations", queryset=translations, to_attr="in_language")
     )
-    shop = seller()
+    try:
+        shop = seller()
+    except ValueError as refused:
+        raise FeedRefused([FeedProblem("the setting SHOP_LINKS", "", str(refused))]) from None
     groups: dict[str, list[dict[str, Any]]] = {}
     problems: list[FeedProblem] = []
     for product in products:

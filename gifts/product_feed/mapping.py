@@ -92,10 +92,13 @@ def feed_variant(
 
 
 def seller() -> dict[str, Any]:
+    """The shop as every variant's seller, with its policy links (settings.SHOP_LINKS)."""
     links = []
     for pair in settings.SHOP_LINKS:
-        kind, _, url = pair.partition("=")
-        links.append({"type": kind.strip(), "url": url.strip()})
+        kind, _, url = (part.strip() for part in pair.partition("="))
+        if not kind or urlsplit(url).scheme not in {"http", "https"}:
+            raise ValueError(f"SHOP_LINKS entry {pair!r} is not type=https://…")
+        links.append({"type": kind, "url": url})
     return {"name": settings.SHOP_NAME, **({"links": links} if links else {})}
 
 

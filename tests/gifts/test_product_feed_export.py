@@ -159,3 +159,25 @@ def test_an_invalid_export_fails_loudly_and_writes_nothing(db, tmp_path):
     assert "product GG-YEN, field price: 10.50 JPY has more decimals than JPY has" in message
     assert "variants[0], field price.currency: 'usd' does not match '^[A-Z]{3}$'" in message
     assert not output.exists()
+
+
+def test_the_shop_is_every_variants_seller_with_its_policy_links(db, settings, tmp_path):
+    settings.SHOP_NAME = "Gift Shop"
+    settings.SHOP_LINKS = ["refund_policy=https://shop.example/refunds"]
+    make_product(sku="GG-SOLD")
+
+    (variant,) = export(tmp_path)["products.json"]["products"][0]["variants"]
+
+    assert variant["seller"] == {
+        "name": "Gift Shop",
+        "links": [{"type": "refund_policy", "url": "https://shop.example/refunds"}],
+    }
+
+
+def test_a_malformed_policy_link_refuses_the_export(db, settings, tmp_path):
+    settings.SHOP_LINKS = ["refund_policy"]
+    make_product(sku="GG-SOLD")
+
+    with pytest.raises(CommandError, match="SHOP_LINKS entry 'refund_policy' is not type="):
+        call_command("export_product_feed", output=tmp_path / "feed")
+    assert not (tmp_path / "feed").exists()
