@@ -158,7 +158,7 @@ def _categories(categories: list[dict], report: Report) -> dict[str, Any]:
     merchant = by_taxonomy.get(MERCHANT_TAXONOMY, [])
     if len(merchant) != 1 or merchant[0] not in CATEGORIES:
         report(
-            "categories",
+            f"categories[{MERCHANT_TAXONOMY}]",
             f"needs exactly one category with taxonomy {MERCHANT_TAXONOMY!r}, one of "
             f"{', '.join(CATEGORIES)} (got {merchant or 'none'})",
         )
@@ -166,13 +166,19 @@ def _categories(categories: list[dict], report: Report) -> dict[str, Any]:
         fields["category"] = merchant[0]
     tags = by_taxonomy.get(INTEREST_TAXONOMY, [])
     if len(tags) > MAX_TAGS or any(not tag or tag != tag.lower() or len(tag) > 40 for tag in tags):
-        report("categories", f"interest tags must be at most {MAX_TAGS}, lowercase, 1-40 chars")
+        report(
+            f"categories[{INTEREST_TAXONOMY}]",
+            f"interest tags must be at most {MAX_TAGS}, lowercase, 1-40 chars",
+        )
     fields["tags"] = tags
     ages = by_taxonomy.get(AGE_TAXONOMY, [])
     if ages:
         low, _, high = ages[0].partition("-")
         if len(ages) > 1 or not (low.isdigit() and high.isdigit()) or int(low) > int(high):
-            report("categories", f"age range must be one 'min-max' in years (got {ages})")
+            report(
+                f"categories[{AGE_TAXONOMY}]",
+                f"age range must be one 'min-max' in years (got {ages})",
+            )
         else:
             fields["age_min"], fields["age_max"] = min(int(low), 120), min(int(high), 120)
     return fields

@@ -29,22 +29,43 @@ from gifts.product_feed.schema import FeedProblem, FeedRefused, json_path, schem
 MAX_FILE_BYTES = 50 * 1024 * 1024
 # CSV columns: the feed's fields, flattened; `title:<language>` and `description:<language>` add
 # a translation. Interests are separated by "|"; the age range is "min-max".
-CSV_COLUMNS = {
-    "product_id": "id",
-    "product_title": "title",
-    "id": "variants.id",
-    "title": "variants.title",
-    "description": "variants.description.plain",
-    "price_amount": "variants.price.amount",
-    "price_currency": "variants.price.currency",
-    "availability_status": "variants.availability.status",
-    "category": "variants.categories",
-    "interests": "variants.categories",
-    "age_range": "variants.categories",
-    "image_url": "variants.media.url",
-    "image_alt_text": "variants.media.alt_text",
-    "image_width": "variants.media.width",
-    "image_height": "variants.media.height",
+CSV_COLUMNS = (
+    "product_id",
+    "product_title",
+    "id",
+    "title",
+    "description",
+    "price_amount",
+    "price_currency",
+    "availability_status",
+    "category",
+    "interests",
+    "age_range",
+    "image_url",
+    "image_alt_text",
+    "image_width",
+    "image_height",
+)
+# The column a variant's feed field came from, to name it in a problem.
+_COLUMN_OF = {
+    "id": "id",
+    "title": "title",
+    "description": "description",
+    "description.plain": "description",
+    "price": "price_amount",
+    "price.amount": "price_amount",
+    "price.currency": "price_currency",
+    "availability.status": "availability_status",
+    "categories": "category",
+    "categories.value": "category",
+    f"categories[{MERCHANT_TAXONOMY}]": "category",
+    f"categories[{INTEREST_TAXONOMY}]": "interests",
+    f"categories[{AGE_TAXONOMY}]": "age_range",
+    "media": "image_url",
+    "media.url": "image_url",
+    "media.alt_text": "image_alt_text",
+    "media.width": "image_width",
+    "media.height": "image_height",
 }
 _REQUIRED_COLUMNS = ("product_id", "id", "title", "price_amount", "price_currency", "category")
 _INTEGER_COLUMNS = ("price_amount", "image_width", "image_height")
@@ -136,11 +157,8 @@ def read_feed_csv(data: bytes, *, name: str = "the file") -> list[CatalogRow]:
     def locate_in(product_id: str) -> Callable[[list], tuple[str, str]]:
         def locate(path: list) -> tuple[str, str]:
             if len(path) >= 2 and path[0] == "variants":
-                feed_field = "variants." + ".".join(
-                    str(p) for p in path[2:] if not isinstance(p, int)
-                )
-                column = next((c for c, f in CSV_COLUMNS.items() if f == feed_field), feed_field)
-                return f"{name} line {lines[product_id][path[1]]}", column
+                feed_field = ".".join(str(p) for p in path[2:] if not isinstance(p, int))
+                return f"{name} line {lines[product_id][path[1]]}", _column(feed_field)
             return f"{name} line {lines[product_id][0]}", "product_id"
 
         return locate
@@ -154,9 +172,7 @@ def read_feed_csv(data: bytes, *, name: str = "the file") -> list[CatalogRow]:
         document,
         name=name,
         place=lambda p, v: f"{name} line {lines[document['products'][p]['id']][v]}",
-        column=lambda feed_field: next(
-            (c for c, f in CSV_COLUMNS.items() if f == f"variants.{feed_field}"), feed_field
-        ),
+        column=_column,
     )
     for row, line in zip(
         rows, (ln for p in document["products"] for ln in lines[p["id"]]), strict=True
@@ -175,6 +191,10 @@ def read_feed_csv(data: bytes, *, name: str = "the file") -> list[CatalogRow]:
     if problems:
         raise FeedRefused(problems)
     return rows
+
+
+def _column(feed_field: str) -> str:
+    return _COLUMN_OF.get(feed_field, feed_field)
 
 
 def _reporter(problems: list[FeedProblem], where: str, column=lambda f: f):

@@ -222,7 +222,7 @@ def test_a_bad_csv_row_names_its_line_and_column(db, tmp_path):
                     variant("GG-X", categories=[{"value": "rockets", "taxonomy": "merchant"}]),
                 )
             ),
-            "field categories: needs exactly one category with taxonomy 'merchant'",
+            "field categories[merchant]: needs exactly one category with taxonomy 'merchant'",
             id="unknown-category",
         ),
         pytest.param(
@@ -258,6 +258,30 @@ def test_a_broken_feed_is_refused_precisely(db, tmp_path, data, expected):
             None,
             "catalog.csv line 2: not CSV: unexpected end of data",
             id="unclosed-quote",
+        ),
+        pytest.param(
+            ["GG-A,,GG-A,Mug,,1250,USD,,rockets,Coffee,99-8,,,,,,"],
+            None,
+            "catalog.csv line 2, field category: needs exactly one category",
+            id="bad-category",
+        ),
+        pytest.param(
+            ["GG-A,,GG-A,Mug,,1250,USD,,kitchen,Coffee,,,,,,,"],
+            None,
+            "catalog.csv line 2, field interests: interest tags must be at most 20, lowercase",
+            id="bad-interest",
+        ),
+        pytest.param(
+            ["GG-A,,GG-A,Mug,,1250,USD,,kitchen,,99-8,,,,,,"],
+            None,
+            "catalog.csv line 2, field age_range: age range must be one 'min-max'",
+            id="bad-ages",
+        ),
+        pytest.param(
+            ["GG-A,,GG-A,Mug,,1250,USD,,kitchen,,,ftp://x.example/a.png,,0,,,"],
+            None,
+            "catalog.csv line 2, field image_url: must be an absolute http(s) URL",
+            id="bad-picture-url",
         ),
         pytest.param(
             ["GG-A,,GG-A,Mug,,1250,USD"],
