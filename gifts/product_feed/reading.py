@@ -84,28 +84,53 @@ def translated_languages() -> list[str]:
     return [code for code, _ in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
 
 
+@dataclass(frozen=True)
+class _Feed:
+    """A schema-valid feed document and how to name a place in the file it came from."""
+
+    document: dict[str, Any]
+    place: Callable[[int, int | None], str]  # (product index, variant index or None) → place
+
+
 def read_feed_json(data: bytes, *, name: str = "the feed") -> list[CatalogRow]:
     """Rows from an ACP feed document `{"products": [...]}` in the catalog's own language."""
-    return _rows_or_refuse(_json_document(data, name=name), name=name)
+    return _rows_or_refuse(_json_feed(data, name=name))
+
+
+def read_feed_jsonl(data: bytes, *, name: str = "the feed") -> list[CatalogRow]:
+    """Rows from an ACP offline feed file: one `Product` a line (RFC §3.4, `products.jsonl`)."""
+    return _rows_or_refuse(_jsonl_feed(data, name=name))
 
 
 def read_feed_directory(directory: Path) -> list[CatalogRow]:
-    """Rows from an export's directory: products.json, and products.<language>.json for each
-    translation (a language's file makes the import manage that language's translations)."""
-    base = directory / "products.json"
-    if not base.is_file():
-        raise FeedRefused([FeedProblem(str(directory), "", "has no products.json")])
-    rows = read_feed_json(_read(base), name=base.name)
+    """Rows from an export's directory: products.json (or .jsonl), and products.<language>.json
+    (or .jsonl) for each translation (a language's file makes the import manage its
+    translations)."""
+    base = _feed_file(directory, "products")
+    if base is None:
+        raise FeedRefused([FeedProblem(str(directory), "", "has no products.json or .jsonl")])
+    rows = _rows_or_refuse(_feed_of(base))
     by_sku = {row.fields["sku"]: row for row in rows}
     problems: list[FeedProblem] = []
     for language in translated_languages():
-        path = directory / f"products.{language}.json"
-        if path.is_file():
-            document = _json_document(_read(path), name=path.name)
-            problems += _merge_translations(document, language, by_sku, name=path.name)
+        path = _feed_file(directory, f"products.{language}")
+        if path is not None:
+            problems += _merge_translations(_feed_of(path), language, by_sku, base=base.name)
     if problems:
         raise FeedRefused(problems)
     return rows
+
+
+def _feed_file(directory: Path, stem: str) -> Path | None:
+    return next(
+        (p for suffix in (".json", ".jsonl") if (p := directory / f"{stem}{suffix}").is_file()),
+        None,
+    )
+
+
+def _feed_of(path: Path) -> _Feed:
+    reader = _jsonl_feed if path.suffix == ".jsonl" else _json_feed
+    return reader(_read(path), name=path.name)
 
 
 def read_feed_csv(data: bytes, *, name: str = "the file") -> list[CatalogRow]:
@@ -168,12 +193,11 @@ def read_feed_csv(data: bytes, *, name: str = "the file") -> list[CatalogRow]:
         problems += schema_problems(product, definition="Product", locate=locate_in(product["id"]))
     if problems:
         raise FeedRefused(problems)
-    rows = _rows_or_refuse(
-        document,
-        name=name,
-        place=lambda p, v: f"{name} line {lines[document['products'][p]['id']][v]}",
-        column=_column,
-    )
+
+    def place(p: int, v: int | None) -> str:
+        return f"{name} line {lines[document['products'][p]['id']][v or 0]}"
+
+    rows = _rows_or_refuse(_Feed(document, place), column=_column)
     for row, line in zip(
         rows, (ln for p in document["products"] for ln in lines[p["id"]]), strict=True
     ):
@@ -227,7 +251,7 @@ def _text(data: bytes, *, name: str) -> str:
         ) from None
 
 
-def _json_document(data: bytes, *, name: str) -> Any:
+def _json_feed(data: bytes, *, name: str) -> _Feed:
     text = _text(data, name=name)
     try:
         document = json.loads(text)
@@ -237,13 +261,49 @@ def _json_document(data: bytes, *, name: str) -> Any:
     problems = schema_problems(document, definition="ProductsResponse", where=name)
     if problems:
         raise FeedRefused(problems)
-    return document
+
+    def place(p: int, v: int | None) -> str:
+        return f"{name} {json_path(['products', p] + ([] if v is None else ['variants', v]))}"
+
+    return _Feed(document, place)
 
 
-def _rows_or_refuse(document: dict, *, name: str, place=None, column=None) -> list[CatalogRow]:
-    """Catalog rows for a schema-valid document, or every problem they have."""
-    place = place or (lambda p, v: f"{name} {json_path(['products', p, 'variants', v])}")
-    column = column or (lambda feed_field: feed_field)
+def _jsonl_feed(data: bytes, *, name: str) -> _Feed:
+    text = _text(data, name=name)
+    products: list[Any] = []
+    lines: list[int] = []
+    problems: list[FeedProblem] = []
+    # Split on newlines only: JSON strings may hold other line separators (U+2028) unescaped.
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            product = json.loads(line)
+        except json.JSONDecodeError as error:
+            where = f"{name} line {number} column {error.colno}"
+            problems.append(FeedProblem(where, "", f"not JSON: {error.msg}"))
+            continue
+
+        def locate(path: list, number: int = number) -> tuple[str, str]:
+            if path[:1] == ["variants"] and len(path) >= 2:
+                return f"{name} line {number} variants[{path[1]}]", json_path(path[2:])
+            return f"{name} line {number}", json_path(path) or "(the whole line)"
+
+        problems += schema_problems(product, definition="Product", locate=locate)
+        products.append(product)
+        lines.append(number)
+    if problems:
+        raise FeedRefused(problems)
+
+    def place(p: int, v: int | None) -> str:
+        return f"{name} line {lines[p]}" + ("" if v is None else f" variants[{v}]")
+
+    return _Feed({"products": products}, place)
+
+
+def _rows_or_refuse(feed: _Feed, *, column=lambda feed_field: feed_field) -> list[CatalogRow]:
+    """Catalog rows for a schema-valid feed, or every problem they have."""
+    document, place = feed.document, feed.place
     problems: list[FeedProblem] = []
     rows: list[CatalogRow] = []
     seen_products: dict[str, str] = {}
@@ -253,7 +313,7 @@ def _rows_or_refuse(document: dict, *, name: str, place=None, column=None) -> li
         if not variants:
             problems.append(
                 FeedProblem(
-                    f"{name} {json_path(['products', p])}",
+                    place(p, None),
                     "variants",
                     "a product needs at least one variant",
                 )
@@ -261,12 +321,12 @@ def _rows_or_refuse(document: dict, *, name: str, place=None, column=None) -> li
         if product["id"] in seen_products:
             problems.append(
                 FeedProblem(
-                    f"{name} {json_path(['products', p])}",
+                    place(p, None),
                     "id",
                     f"{product['id']!r} is also the id of {seen_products[product['id']]}",
                 )
             )
-        seen_products.setdefault(product["id"], f"{name} {json_path(['products', p])}")
+        seen_products.setdefault(product["id"], place(p, None))
         single = len(variants) == 1 and variants[0]["id"] == product["id"]
         for v, variant in enumerate(variants):
             where = place(p, v)
@@ -291,19 +351,17 @@ def _rows_or_refuse(document: dict, *, name: str, place=None, column=None) -> li
 
 
 def _merge_translations(
-    document: dict, language: str, by_sku: dict[str, CatalogRow], *, name: str
+    feed: _Feed, language: str, by_sku: dict[str, CatalogRow], *, base: str
 ) -> list[FeedProblem]:
     """A language's feed as translations of the rows: a variant whose text differs from the
     catalog's own is translated; one that repeats it has no translation."""
     problems: list[FeedProblem] = []
-    for p, product in enumerate(document["products"]):
+    for p, product in enumerate(feed.document["products"]):
         for v, variant in enumerate(product["variants"]):
-            where = f"{name} {json_path(['products', p, 'variants', v])}"
+            where = feed.place(p, v)
             row = by_sku.get(variant["id"])
             if row is None:
-                problems.append(
-                    FeedProblem(where, "id", f"{variant['id']!r} is not in products.json")
-                )
+                problems.append(FeedProblem(where, "id", f"{variant['id']!r} is not in {base}"))
                 continue
             title = variant["title"]
             description = variant.get("description", {}).get("plain", "")

@@ -181,3 +181,29 @@ def test_a_malformed_policy_link_refuses_the_export(db, settings, tmp_path):
     with pytest.raises(CommandError, match="SHOP_LINKS entry 'refund_policy' is not type="):
         call_command("export_product_feed", output=tmp_path / "feed")
     assert not (tmp_path / "feed").exists()
+
+
+def test_the_offline_files_round_trip_families_and_translations(db, tmp_path):
+    for sku, colour in (("GG-MUG-RED", "Red"), ("GG-MUG-BLUE", "Blue")):
+        mug = Product.objects.create(
+            sku=sku, name=f"{colour} Mug", description="A mug.", category="kitchen",
+            tags=["coffee"], price=Decimal("9.50"), stock=4, family="kitchen/mug",
+            age_min=6, age_max=90, image="widget/products/kitchen/mug.v2.svg", image_alt="Mug",
+        )  # fmt: skip
+    ProductTranslation.objects.create(product=mug, language="pl", name="Niebieski kubek")
+    ProductTranslation.objects.create(
+        product=mug, language="uk", name="Синя чашка", description="Чашка."
+    )
+    make_product(sku="GG-LONE")
+    before = catalog_snapshot()
+
+    call_command("export_product_feed", output=tmp_path, jsonl=True)
+    lines = (tmp_path / "products.jsonl").read_text().splitlines()
+    assert [json.loads(line)["id"] for line in lines] == ["GG-LONE", "kitchen/mug"]
+    for path in tmp_path.iterdir():
+        assert_valid_feed({"products": [json.loads(x) for x in path.read_text().splitlines()]})
+    ProductTranslation.objects.all().delete()
+    Product.objects.all().delete()
+    call_command("import_catalog", str(tmp_path))
+
+    assert catalog_snapshot() == before

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 
 import pytest
@@ -359,5 +360,39 @@ def test_a_translation_feed_naming_an_unknown_variant_changes_nothing(db, tmp_pa
     assert (
         "products.pl.json products[1].variants[0], field id: 'GG-Z' is not in products.json"
         in str(error.value)
+    )
+    assert not Product.objects.exists()
+
+
+# --- the RFC's offline file: one Product a line -------------------------------------------------
+
+
+def jsonl(*products: dict) -> bytes:
+    return b"".join(json.dumps(p).encode() + b"\n" for p in products)
+
+
+def test_an_offline_feed_file_imports_a_product_a_line(db, tmp_path):
+    data = jsonl(
+        product("kitchen/mug", variant("GG-MUG-RED"), variant("GG-MUG-BLUE")),
+        product("GG-LONE", variant("GG-LONE", title="Caf\u00e9\u2028Teapot")),
+    )
+    assert "3 created" in run_import(tmp_path, data, "products.jsonl")
+    assert Product.objects.get(sku="GG-LONE").name == "Caf\u00e9\u2028Teapot"
+    assert Product.objects.get(sku="GG-MUG-BLUE").family == "kitchen/mug"
+
+
+def test_an_offline_feed_names_the_line_of_a_bad_product(db, tmp_path):
+    bad_price = {"amount": 10, "currency": "usd"}
+    data = (
+        jsonl(product("GG-A", variant("GG-A")))
+        + b'{"id": "GG-B", "variants": [\n'
+        + jsonl(product("m", variant("GG-C"), variant("GG-D", price=bad_price)))
+    )
+
+    message = refused(tmp_path, data, "products.jsonl")
+
+    assert "products.jsonl line 2 column 29: not JSON: Expecting value" in message
+    assert (
+        "products.jsonl line 3 variants[1], field price.currency: 'usd' does not match" in message
     )
     assert not Product.objects.exists()

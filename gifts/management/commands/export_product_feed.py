@@ -33,6 +33,11 @@ class Command(BaseCommand):
             default=feed_languages()[0],
             help="The language of the feed written to standard output.",
         )
+        parser.add_argument(
+            "--jsonl",
+            action="store_true",
+            help="One Product a line (the RFC's offline products.jsonl) instead of one document.",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         output: Path | None = options["output"]
@@ -42,13 +47,15 @@ class Command(BaseCommand):
             feeds = {language: catalog_feed(language=language) for language in languages}
         except FeedRefused as refused:
             raise CommandError(f"Export refused, nothing written. {refused}") from None
+        dumps = _dumps_lines if options["jsonl"] else _dumps
         if output is None:
-            self.stdout.write(_dumps(feeds[options["language"]]))
+            self.stdout.write(dumps(feeds[options["language"]]), ending="")
             return
         output.mkdir(parents=True, exist_ok=True)
+        suffix = ".jsonl" if options["jsonl"] else ".json"
         for language, feed in feeds.items():
-            name = "products.json" if language == languages[0] else f"products.{language}.json"
-            (output / name).write_text(_dumps(feed), encoding="utf-8")
+            stem = "products" if language == languages[0] else f"products.{language}"
+            (output / f"{stem}{suffix}").write_text(dumps(feed), encoding="utf-8")
         products = sum(len(p["variants"]) for p in feeds[languages[0]]["products"])
         self.stderr.write(
             f"Wrote {products} variants in {len(feeds[languages[0]]['products'])} products, "
@@ -58,3 +65,7 @@ class Command(BaseCommand):
 
 def _dumps(feed: dict) -> str:
     return json.dumps(feed, ensure_ascii=False, indent=1) + "\n"
+
+
+def _dumps_lines(feed: dict) -> str:
+    return "".join(json.dumps(p, ensure_ascii=False) + "\n" for p in feed["products"])

@@ -14,6 +14,7 @@ from gifts.product_feed.reading import (
     read_feed_csv,
     read_feed_directory,
     read_feed_json,
+    read_feed_jsonl,
 )
 from gifts.product_feed.schema import FeedProblem, FeedRefused
 
@@ -21,12 +22,15 @@ from gifts.product_feed.schema import FeedProblem, FeedRefused
 class Command(BaseCommand):
     help = (
         "Create or update products (matched by SKU = variant id) from an ACP product feed "
-        "(.json), an export directory (products.json + products.<language>.json) or a CSV. "
+        "(.json), an offline feed (.jsonl, a Product a line), an export directory "
+        "(products.json + products.<language>.json) or a CSV. "
         "All or nothing: a file with any problem changes nothing. Stock is not imported."
     )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
-        parser.add_argument("source", type=Path, help="A .json feed, a .csv, or a directory.")
+        parser.add_argument(
+            "source", type=Path, help="A .json or .jsonl feed, a .csv, or a directory."
+        )
         parser.add_argument(
             "--dry-run", action="store_true", help="Check and count, then roll back."
         )
@@ -55,4 +59,6 @@ def _read(source: Path):
     data = source.read_bytes()
     if source.suffix.lower() == ".csv":
         return read_feed_csv(data, name=source.name)
+    if source.suffix.lower() == ".jsonl":
+        return read_feed_jsonl(data, name=source.name)
     return read_feed_json(data, name=source.name)
