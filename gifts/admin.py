@@ -5,12 +5,18 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponseRedirect
+from django.urls import reverse
 from import_export.admin import ImportMixin
 
 from gifts import services
 from gifts.models import InterestTerm, Product, ProductTranslation, WorkflowContext
-from gifts.product_feed.loading import FeedCsvFormat, FeedJsonFormat, ProductFeedResource
+from gifts.product_feed.loading import (
+    FeedCsvFormat,
+    FeedJsonFormat,
+    FeedJsonlFormat,
+    ProductFeedResource,
+)
 from gifts.product_feed.schema import MAX_LISTED_PROBLEMS, FeedRefused
 from tool_runtime.admin import UuidSearchMixin, ViewOnlyAdmin
 
@@ -75,7 +81,7 @@ class ProductAdmin(ImportMixin, admin.ModelAdmin):
 
     inlines = [ProductTranslationInline]
     resource_classes = [ProductFeedResource]
-    import_formats = [FeedJsonFormat, FeedCsvFormat]
+    import_formats = [FeedJsonFormat, FeedCsvFormat, FeedJsonlFormat]
     list_display = ["sku", "name", "category", "price", "currency", "stock", "active"]
     list_filter = ["active", "category", "currency"]
     search_fields = ["sku", "name"]
@@ -140,6 +146,15 @@ class ProductAdmin(ImportMixin, admin.ModelAdmin):
                 )
             return
         super().add_data_read_fail_error_to_form(form, e)
+
+    def process_import(self, request: HttpRequest, **kwargs):
+        # The confirm step reads the stored file again; the shop may have changed since the
+        # preview (e.g. its currencies). Then nothing is written and staff start over.
+        try:
+            return super().process_import(request, **kwargs)
+        except FeedRefused as refused:
+            self.message_user(request, f"Nothing imported. {refused}", messages.ERROR)
+            return HttpResponseRedirect(reverse("admin:gifts_product_import"))
 
     def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         # Order lines point at products; discontinue (active = False) instead of deleting.

@@ -22,6 +22,7 @@ from gifts.product_feed.reading import (
     CatalogRow,
     read_feed_csv,
     read_feed_json,
+    read_feed_jsonl,
     translated_languages,
 )
 
@@ -177,6 +178,15 @@ class FeedJsonFormat(_FeedFormat):
     @staticmethod
     def read(data: bytes) -> list[CatalogRow]:
         return read_feed_json(data)
+
+
+class FeedJsonlFormat(_FeedFormat):
+    extension = "jsonl"
+    title = "ACP offline product feed, a product a line (jsonl)"
+
+    @staticmethod
+    def read(data: bytes) -> list[CatalogRow]:
+        return read_feed_jsonl(data)
 
 
 class FeedCsvFormat(_FeedFormat):

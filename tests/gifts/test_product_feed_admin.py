@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 
 import pytest
@@ -12,13 +13,12 @@ from django.test import Client
 from django.urls import reverse
 
 from gifts.models import Product, ProductTranslation
-from gifts.product_feed.schema import FeedRefused
 from tests.fixtures import make_product
 from tests.gifts.feed_builders import csv_bytes, feed_bytes, product, variant
 
 IMPORT_URL = reverse("admin:gifts_product_import")
 CONFIRM_URL = reverse("admin:gifts_product_process_import")
-JSON, CSV = "0", "1"  # ProductAdmin.import_formats, in order
+JSON, CSV, JSONL = "0", "1", "2"  # ProductAdmin.import_formats, in order
 
 
 @pytest.fixture
@@ -110,8 +110,12 @@ def test_a_confirm_of_a_file_that_went_bad_meanwhile_is_refused_whole(staff, set
     )
     settings.SUPPORTED_CURRENCIES = ["EUR"]  # the shop changed between preview and confirm
 
-    with pytest.raises(FeedRefused, match="not a currency this shop sells in"):
-        staff.post(CONFIRM_URL, preview.context["confirm_form"].initial)
+    response = staff.post(CONFIRM_URL, preview.context["confirm_form"].initial, follow=True)
+
+    assert response.redirect_chain == [(IMPORT_URL, 302)]
+    (message,) = [str(m) for m in response.context["messages"]]
+    assert message.startswith("Nothing imported. The feed has 1 problem(s)")
+    assert "field price.currency: USD is not a currency this shop sells in (EUR)" in message
     assert not Product.objects.exists()
 
 
@@ -136,3 +140,10 @@ def test_the_import_is_for_staff_who_may_add_and_change_products(db):
 def test_the_product_list_offers_the_import_to_staff_who_may_use_it(staff):
     page = staff.get(reverse("admin:gifts_product_changelist")).content.decode()
     assert IMPORT_URL in page
+
+
+def test_an_offline_feed_file_imports_from_the_admin(staff):
+    data = json.dumps(product("GG-A", variant("GG-A"))).encode() + b"\n"
+    preview = upload(staff, data, name="products.jsonl", format=JSONL)
+    staff.post(CONFIRM_URL, preview.context["confirm_form"].initial)
+    assert Product.objects.get(sku="GG-A").price == Decimal("19.99")
