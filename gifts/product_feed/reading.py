@@ -92,6 +92,19 @@ class _Feed:
     place: Callable[[int, int | None], str]  # (product index, variant index or None) → place
 
 
+def read_feed_path(path: Path) -> list[CatalogRow]:
+    """Rows from a file or an export directory, read by its kind: a directory, `.csv`,
+    `.jsonl`, else a JSON feed document."""
+    if path.is_dir():
+        return read_feed_directory(path)
+    if not path.is_file():
+        raise FeedRefused([FeedProblem(str(path), "", "no such file or directory")])
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        return read_feed_csv(_read(path), name=path.name)
+    return _rows_or_refuse(_feed_of(path))
+
+
 def read_feed_json(data: bytes, *, name: str = "the feed") -> list[CatalogRow]:
     """Rows from an ACP feed document `{"products": [...]}` in the catalog's own language."""
     return _rows_or_refuse(_json_feed(data, name=name))
@@ -129,7 +142,7 @@ def _feed_file(directory: Path, stem: str) -> Path | None:
 
 
 def _feed_of(path: Path) -> _Feed:
-    reader = _jsonl_feed if path.suffix == ".jsonl" else _json_feed
+    reader = _jsonl_feed if path.suffix.lower() == ".jsonl" else _json_feed
     return reader(_read(path), name=path.name)
 
 

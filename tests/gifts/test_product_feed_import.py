@@ -396,3 +396,14 @@ def test_an_offline_feed_names_the_line_of_a_bad_product(db, tmp_path):
         "products.jsonl line 3 variants[1], field price.currency: 'usd' does not match" in message
     )
     assert not Product.objects.exists()
+
+
+def test_a_file_too_big_or_missing_is_refused_before_it_is_read(db, tmp_path, monkeypatch):
+    monkeypatch.setattr("gifts.product_feed.reading.MAX_FILE_BYTES", 100)
+    data = feed_bytes(product("GG-A", variant("GG-A")))
+
+    assert "feed.json: is larger than 100 bytes" in refused(tmp_path, data)
+    assert "catalog.csv: is larger than 100 bytes" in refused(tmp_path, data, "catalog.csv")
+    with pytest.raises(CommandError, match="nope.json: no such file or directory"):
+        call_command("import_catalog", str(tmp_path / "nope.json"))
+    assert not Product.objects.exists()

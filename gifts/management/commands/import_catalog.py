@@ -9,14 +9,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from gifts.product_feed.loading import import_catalog_rows
-from gifts.product_feed.reading import (
-    MAX_FILE_BYTES,
-    read_feed_csv,
-    read_feed_directory,
-    read_feed_json,
-    read_feed_jsonl,
-)
-from gifts.product_feed.schema import FeedProblem, FeedRefused
+from gifts.product_feed.reading import read_feed_path
+from gifts.product_feed.schema import FeedRefused
 
 
 class Command(BaseCommand):
@@ -38,7 +32,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         source: Path = options["source"]
         try:
-            rows = _read(source)
+            rows = read_feed_path(source)
             counts = import_catalog_rows(rows=rows, dry_run=options["dry_run"])
         except FeedRefused as refused:
             raise CommandError(f"Import refused, nothing was changed. {refused}") from None
@@ -47,18 +41,3 @@ class Command(BaseCommand):
             f"{verb} {source.name}: {counts.created} created, {counts.updated} updated, "
             f"{counts.unchanged} unchanged"
         )
-
-
-def _read(source: Path):
-    if source.is_dir():
-        return read_feed_directory(source)
-    if not source.is_file():
-        raise FeedRefused([FeedProblem(str(source), "", "no such file or directory")])
-    if source.stat().st_size > MAX_FILE_BYTES:
-        raise FeedRefused([FeedProblem(source.name, "", f"is larger than {MAX_FILE_BYTES} bytes")])
-    data = source.read_bytes()
-    if source.suffix.lower() == ".csv":
-        return read_feed_csv(data, name=source.name)
-    if source.suffix.lower() == ".jsonl":
-        return read_feed_jsonl(data, name=source.name)
-    return read_feed_json(data, name=source.name)
