@@ -6,6 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin, messages
 from django.http import HttpRequest, HttpResponseRedirect
+from django.template.response import TemplateResponse
 from django.urls import reverse
 from import_export.admin import ImportMixin
 
@@ -17,8 +18,11 @@ from gifts.product_feed.loading import (
     FeedJsonlFormat,
     ProductFeedResource,
 )
+from gifts.product_feed.reading import CSV_COLUMNS
 from gifts.product_feed.schema import MAX_LISTED_PROBLEMS, FeedRefused
 from tool_runtime.admin import UuidSearchMixin, ViewOnlyAdmin
+
+IMPORT_COLUMNS = [*CSV_COLUMNS, "title:<language>", "description:<language>"]
 
 
 class ProductChangeForm(forms.ModelForm):
@@ -82,6 +86,7 @@ class ProductAdmin(ImportMixin, admin.ModelAdmin):
     inlines = [ProductTranslationInline]
     resource_classes = [ProductFeedResource]
     import_formats = [FeedJsonFormat, FeedCsvFormat, FeedJsonlFormat]
+    import_template_name = "admin/gifts/product/import.html"
     list_display = ["sku", "name", "category", "price", "currency", "stock", "active"]
     list_filter = ["active", "category", "currency"]
     search_fields = ["sku", "name"]
@@ -146,6 +151,13 @@ class ProductAdmin(ImportMixin, admin.ModelAdmin):
                 )
             return
         super().add_data_read_fail_error_to_form(form, e)
+
+    def import_action(self, request: HttpRequest, **kwargs):
+        response = super().import_action(request, **kwargs)
+        if isinstance(response, TemplateResponse) and "fields_list" in response.context_data:
+            # What a file holds is the feed's CSV columns, not the model's fields.
+            response.context_data["fields_list"] = [("", IMPORT_COLUMNS)]
+        return response
 
     def process_import(self, request: HttpRequest, **kwargs):
         # The confirm step reads the stored file again; the shop may have changed since the

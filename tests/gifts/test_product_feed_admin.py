@@ -53,6 +53,9 @@ def test_a_feed_is_previewed_then_imported_on_confirm(staff):
     result = preview.context["result"]
     assert not result.has_errors() and not result.has_validation_errors()
     assert [row.import_type for row in result.rows] == ["update", "new"]
+    page = preview.content.decode()
+    assert "<del>30.00</del><ins>19.99</ins>" in page  # the price change, shown as a diff
+    assert " style=" not in page.split('<table class="import-preview">')[1]  # CSP: no inline
     assert Product.objects.count() == 1  # the preview wrote nothing
     assert Product.objects.get(sku="GG-MUG-RED").price == Decimal("30.00")
 
