@@ -358,6 +358,19 @@ def _rows_or_refuse(feed: _Feed, *, column=lambda feed_field: feed_field) -> lis
                 report=_reporter(problems, where, column),
             )
             rows.append(CatalogRow(fields=fields))
+    for p, product in enumerate(document["products"]):
+        # A family's id and a SKU share one space in the feed: the export would merge them.
+        variants = product["variants"]
+        single = len(variants) == 1 and variants[0]["id"] == product["id"]
+        if not single and product["id"] in seen_variants:
+            problems.append(
+                FeedProblem(
+                    place(p, None),
+                    "id",
+                    f"{product['id']!r} is also a variant's id ({seen_variants[product['id']]}); "
+                    "a product of several variants needs an id of its own",
+                )
+            )
     if problems:
         raise FeedRefused(problems)
     return rows

@@ -212,6 +212,12 @@ def test_a_bad_csv_row_names_its_line_and_column(db, tmp_path):
             id="duplicate-variant",
         ),
         pytest.param(
+            feed_bytes(product("GG-Y", variant("GG-X")), product("GG-Y2", variant("GG-Y"))),
+            "feed.json products[0], field id: 'GG-Y' is also a variant's id (feed.json "
+            "products[1].variants[0]); a product of several variants needs an id of its own",
+            id="family-id-is-a-sku",
+        ),
+        pytest.param(
             feed_bytes(product("m", variant("GG-X")), product("m", variant("GG-Y"))),
             "feed.json products[1], field id: 'm' is also the id of feed.json products[0]",
             id="duplicate-product",
