@@ -165,6 +165,12 @@ class ProductAdmin(ImportMixin, admin.ModelAdmin):
         try:
             return super().process_import(request, **kwargs)
         except FeedRefused as refused:
+            stored = self.create_confirm_form(request)
+            if stored.is_valid():  # the uploaded copy kept for the confirm step
+                self.get_tmp_storage_class()(
+                    name=stored.cleaned_data["import_file_name"],
+                    **self.get_tmp_storage_class_kwargs(),
+                ).remove()
             self.message_user(request, f"Nothing imported. {refused}", messages.ERROR)
             return HttpResponseRedirect(reverse("admin:gifts_product_import"))
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import tempfile
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -113,6 +115,10 @@ def test_a_confirm_of_a_file_that_went_bad_meanwhile_is_refused_whole(staff, set
     )
     settings.SUPPORTED_CURRENCIES = ["EUR"]  # the shop changed between preview and confirm
 
+    stored = (
+        Path(tempfile.gettempdir()) / preview.context["confirm_form"].initial["import_file_name"]
+    )
+    assert stored.exists()
     response = staff.post(CONFIRM_URL, preview.context["confirm_form"].initial, follow=True)
 
     assert response.redirect_chain == [(IMPORT_URL, 302)]
@@ -120,6 +126,7 @@ def test_a_confirm_of_a_file_that_went_bad_meanwhile_is_refused_whole(staff, set
     assert message.startswith("Nothing imported. The feed has 1 problem(s)")
     assert "field price.currency: USD is not a currency this shop sells in (EUR)" in message
     assert not Product.objects.exists()
+    assert not stored.exists()  # the upload kept for the confirm step is gone
 
 
 def test_the_import_is_for_staff_who_may_add_and_change_products(db):
