@@ -15,7 +15,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from checkout.models import Order, OrderLine, OrderStatus, Payment
-from checkout.payments.methods import payment_method
+from checkout.payments.methods import NEW_CARD, NEW_CARD_METHOD, payment_method
 from checkout.pricing import DeliveryOption, round_money
 from checkout.store import GiftWrap
 from gifts.models import Step, WorkflowContext
@@ -93,7 +93,7 @@ def gift_of(order: Order) -> dict | None:
 
 
 def payment_method_ref(method_id: str) -> dict:
-    method = payment_method(method_id)
+    method = NEW_CARD_METHOD if method_id == NEW_CARD else payment_method(method_id)
     return {"id": method_id, "label": method.label if method else method_id}
 
 
