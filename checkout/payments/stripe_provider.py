@@ -82,6 +82,13 @@ class StripeProvider(StripeHostedCheckout):
     def __init__(self) -> None:
         self.stripe = client()
 
+    def dashboard_url(self, *, object_id: str) -> str:
+        """Where staff see a Checkout Session ("cs_...") or PaymentIntent ("pi_...") in
+        Stripe's dashboard (its test-mode half for a test key)."""
+        mode = "/test" if settings.STRIPE_API_KEY.startswith(("sk_test_", "rk_test_")) else ""
+        kind = "checkout/sessions" if object_id.startswith("cs_") else "payments"
+        return f"https://dashboard.stripe.com{mode}/{kind}/{object_id}"
+
     # -- charge -------------------------------------------------------------------------------
 
     def charge(

@@ -288,3 +288,28 @@ def test_the_simulator_offers_a_new_card(api, product):
     workflow_id = gift_selected(api, product)
     methods = api.call("get_payment_methods", {"workflow_id": workflow_id}).body
     assert "new_card" in [m["id"] for m in methods["payment_methods"]]
+
+
+def test_staff_rollback_of_an_awaiting_order_expires_its_page(api, product, client):
+    from checkout.staff_rollback import roll_back_order
+
+    _, order_id, _, _ = awaiting(api, product)
+    outcome = roll_back_order(order_id=order_id, reason="customer phoned", actor="staff")
+    assert outcome.outcome == "rolled_back", outcome.detail
+    assert Order.objects.get(pk=order_id).status == OrderStatus.CANCELLED
+    assert SimulatedCheckoutSession.objects.get(order_id=order_id).status == "expired"
+    assert pay_page(client, order_id).status_code == 404
+    assert charges_for(order_id) == []
+    assert_books_balance(product, initial={product.pk: 3})
+
+
+def test_staff_see_the_page_and_the_payment_at_the_provider(api, product, client, admin_client):
+    _, order_id, _, _ = awaiting(api, product)
+    checkout_id = checkout_id_of(order_id)
+    before = admin_client.get(f"/admin/checkout/order/{order_id}/change/").content.decode()
+    assert checkout_id in before and "open, not paid" in before
+    pay_page(client, order_id)
+    after = admin_client.get(f"/admin/checkout/order/{order_id}/change/").content.decode()
+    charge = succeeded_charges(order_id)[0]
+    assert "complete, paid" in after and charge.charge_id in after
+    assert f"succeeded, {charge.amount} {charge.currency}" in after

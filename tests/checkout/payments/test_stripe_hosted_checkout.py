@@ -285,3 +285,14 @@ def test_new_card_is_accepted_with_stripe(api, user, stripe_provider):
     response = prepare(api, workflow_id, "new_card")
     assert response.status == 200, response.body
     assert response.body["payment_method"]["id"] == "new_card"
+
+
+def test_staff_see_the_session_and_intent_with_dashboard_links(api, stripe_provider, admin_client):
+    _, _, order_id, _, response = awaiting(api)
+    pay(response.body["next_action"]["url"])
+    checkout_id = Order.objects.get(pk=order_id).payment_session_id
+    html = admin_client.get(f"/admin/checkout/order/{order_id}/change/").content.decode()
+    intent = [i for i in intents(stripe_provider) if i["metadata"]["order_id"] == str(order_id)]
+    assert f"https://dashboard.stripe.com/test/checkout/sessions/{checkout_id}" in html
+    assert f"https://dashboard.stripe.com/test/payments/{intent[0]['id']}" in html
+    assert "complete, paid" in html
