@@ -27,7 +27,8 @@ from checkout.payments.simulator import SimulatedProvider
 from checkout.saga import hosted, lease
 from checkout.webhooks import receive_simulator_event
 
-CHECKOUT_ID = re.compile(r"cs_[A-Za-z0-9_]{1,250}")
+# A Checkout Session's id, or a PaymentIntent's back from 3-D Secure.
+CHECKOUT_ID = re.compile(r"(cs|pi)_[A-Za-z0-9_]{1,250}")
 
 
 def _order_paying_on(checkout_id: str) -> Order | None:
