@@ -18,6 +18,7 @@ from checkout.payments.stripe_objects import client
 from checkout.sweeps import run_sweeps
 from tests.fixtures import (
     BOTH_DATABASES,
+    SHIPPING,
     assert_books_balance,
     cancel,
     commit,
@@ -384,4 +385,62 @@ def test_an_authentication_whose_event_is_lost_is_settled_by_the_sweep(api, user
         assert run_sweeps().reconciled == 1
     assert Order.objects.get(pk=order_id).status == OrderStatus.COMPLETED
     assert len(succeeded_intents(stripe_provider, order_id)) == 1
+    assert_books_balance(product, initial={product.pk: 3})
+
+
+# --- payments that settle later (SEPA debits, EUR sessions only) -----------------------------------
+
+
+def awaiting_in_euros(api):
+    product = make_product(sku="GG-CHK-EURO", stock=3)
+    product.currency = "EUR"
+    product.save(update_fields=["currency"])
+    workflow_id = gift_selected(api, product)
+    german = {**SHIPPING, "country": "DE", "postal_code": "10115", "city": "Berlin"}
+    draft = prepare(api, workflow_id, "new_card", shipping=german)
+    assert draft.status == 200, draft.body
+    order_id = draft.body["order_id"]
+    response = commit(api, workflow_id, order_id, draft.body["_meta"]["confirmation_token"])
+    assert response.body["status"] == "awaiting_payment", response.body
+    return product, order_id, response.body["next_action"]["url"]
+
+
+def test_a_debit_that_settles_later_completes_the_order(api, stripe_events):
+    product, order_id, url = awaiting_in_euros(api)
+    pay(url, "DE89370400440532013000")
+    order = wait_for(order_id, OrderStatus.COMPLETED)
+    assert Payment.objects.get(order=order).status == PaymentStatus.SUCCEEDED
+    assert len(succeeded_intents(stripe_events, order_id)) == 1
+    assert_books_balance(product, initial={product.pk: 3})
+
+
+def test_a_debit_that_fails_later_releases_the_stock(api, stripe_events):
+    product, order_id, url = awaiting_in_euros(api)
+    pay(url, "DE62370400440532013001")
+    order = wait_for(order_id, OrderStatus.FAILED)
+    assert order.failure_code in {"CARD_DECLINED", "INSUFFICIENT_FUNDS"}
+    assert Payment.objects.get(order=order).status == PaymentStatus.FAILED
+    product.refresh_from_db()
+    assert product.stock == 3
+    assert succeeded_intents(stripe_events, order_id) == []
+    assert_books_balance(product, initial={product.pk: 3})
+
+
+def test_signed_events_twice_and_a_stale_expired_change_nothing(api, stripe_provider, settings):
+    from tests.checkout.payments.test_stripe_webhooks import deliver
+
+    product, _, order_id, _, response = awaiting(api)
+    pay(response.body["next_action"]["url"])
+    session = session_of(order_id)
+    secret = settings.STRIPE_WEBHOOK_SECRET
+    first = deliver("checkout.session.completed", session, secret=secret, event_id="evt_cs_1")
+    again = deliver("checkout.session.completed", session, secret=secret, event_id="evt_cs_1")
+    assert first["status"] == "applied" and again["status"] == "duplicate"
+    # An "expired" event for it, out of order (as if sent before the payment): Stripe is asked.
+    stale = {**session, "status": "expired", "payment_status": "unpaid"}
+    assert deliver("checkout.session.expired", stale, secret=secret)["status"] == "applied"
+    order = Order.objects.get(pk=order_id)
+    assert order.status == OrderStatus.COMPLETED
+    assert SagaStep.objects.filter(order=order, step="complete").count() == 1
+    assert refunds(stripe_provider) == []
     assert_books_balance(product, initial={product.pk: 3})
