@@ -108,7 +108,8 @@ def failure_code_for(outcome: ChargeOutcome) -> str:
         return outcome.decline_code if outcome.decline_code in DECLINE_CODES else "CARD_DECLINED"
     if outcome.result == ChargeResult.NOT_CHARGED_TIMEOUT:
         return "PAYMENT_TIMEOUT"
-    if outcome.result == ChargeResult.REJECTED:
+    if outcome.result in (ChargeResult.REJECTED, ChargeResult.ACTION_REQUIRED):
+        # ACTION_REQUIRED here: an action with no page to send the person to, not one to retry.
         return "PAYMENT_REJECTED"
     return "PAYMENT_PROVIDER_ERROR"
 
