@@ -444,3 +444,14 @@ def test_signed_events_twice_and_a_stale_expired_change_nothing(api, stripe_prov
     assert SagaStep.objects.filter(order=order, step="complete").count() == 1
     assert refunds(stripe_provider) == []
     assert_books_balance(product, initial={product.pk: 3})
+
+
+def test_back_from_the_bank_the_return_page_asks_stripe(api, user, stripe_provider, client):
+    product, order_id, _, intent = authenticating(api, user, stripe_provider)
+    early = client.get("/checkout/paid", {"payment_intent": intent.id})
+    assert b"Payment received" not in early.content
+    authenticate(stripe_provider, "payment_intents", intent.id, intent.client_secret, success=True)
+    back = client.get("/checkout/paid", {"payment_intent": intent.id, "redirect_status": "failed"})
+    assert b"Payment received" in back.content  # Stripe's word, not the address's
+    assert Order.objects.get(pk=order_id).status == OrderStatus.COMPLETED
+    assert_books_balance(product, initial={product.pk: 3})
