@@ -330,3 +330,19 @@ def test_a_pending_payment_on_the_page_waits_then_reconciles(api, product, clien
     assert Order.objects.get(pk=order_id).status == OrderStatus.COMPLETED
     assert len(succeeded_charges(order_id)) == 1
     assert_books_balance(product, initial={product.pk: 3})
+
+
+def test_a_payment_recorded_before_a_crash_is_completed_by_the_sweep(api, product):
+    _, order_id, _, _ = awaiting(api, product)
+    page, _ = get_provider().pay_on_page(
+        checkout_id=checkout_id_of(order_id), payment_method_id="pm_card_visa"
+    )
+    # The process died between recording the capture and completing the order.
+    Payment.objects.filter(order_id=order_id).update(
+        status=PaymentStatus.SUCCEEDED, provider_charge_id=page.charge.id
+    )
+    with override_settings(HOSTED_CHECKOUT_RECONCILE_SECONDS=0):
+        assert run_sweeps().reconciled == 1
+    assert Order.objects.get(pk=order_id).status == OrderStatus.COMPLETED
+    assert len(succeeded_charges(order_id)) == 1
+    assert_books_balance(product, initial={product.pk: 3})
