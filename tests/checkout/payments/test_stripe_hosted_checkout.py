@@ -455,3 +455,21 @@ def test_back_from_the_bank_the_return_page_asks_stripe(api, user, stripe_provid
     assert b"Payment received" in back.content  # Stripe's word, not the address's
     assert Order.objects.get(pk=order_id).status == OrderStatus.COMPLETED
     assert_books_balance(product, initial={product.pk: 3})
+
+
+def test_no_card_number_reaches_our_database_or_logs(api, stripe_events, caplog, capsys):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    product, _, order_id, _, response = awaiting(api)
+    pay(response.body["next_action"]["url"], save=True)
+    wait_for(order_id, OrderStatus.COMPLETED)
+    dump = StringIO()
+    for database in BOTH_DATABASES:
+        call_command("dumpdata", database=database, stdout=dump)
+    everything = dump.getvalue() + caplog.text + "".join(capsys.readouterr())
+    assert str(order_id) in everything  # the search sees what we keep
+    for secret in (VISA, "4242 4242 4242 4242", "cvc", "client_secret"):
+        assert secret not in everything, secret
+    assert_books_balance(product, initial={product.pk: 3})
