@@ -21,6 +21,7 @@ class OrderStatus(models.TextChoices):
     DRAFT = "draft", "Draft (prepared, stock held)"
     PROCESSING = "processing", "Processing (saga running)"
     PAYMENT_PENDING = "payment_pending", "Payment pending"
+    AWAITING_PAYMENT = "awaiting_payment", "Awaiting payment (person paying at the provider)"
     COMPLETED = "completed", "Completed"
     FAILED = "failed", "Failed (compensated)"
     CANCELLED = "cancelled", "Cancelled"
@@ -104,6 +105,14 @@ class Order(models.Model):
     correlation_id = models.CharField(max_length=64, blank=True, db_index=True)
     # When a draft's stock hold lapses (the expiry sweep cancels drafts past it).
     expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Where the person finishes paying, while the order awaits payment: the provider's hosted
+    # checkout (a Checkout Session) or its authentication page (3-D Secure). The session id is
+    # what every later question to the provider names; the URL and its expiry are the
+    # next_action commit_order and get_order show.
+    payment_session_id = models.CharField(max_length=255, blank=True, db_index=True)
+    payment_url = models.URLField(max_length=2000, blank=True)
+    payment_url_reason = models.CharField(max_length=20, blank=True)
+    payment_url_expires_at = models.DateTimeField(null=True, blank=True)
     # Saga run number: a retry after a retryable, compensated failure runs the saga again.
     saga_attempt = models.PositiveSmallIntegerField(default=1)
     # The order's short lease (checkout.saga.lease): whoever holds it, a sweep or a webhook, is the
@@ -336,6 +345,30 @@ class SimulatedRefund(models.Model):
 
     def __str__(self) -> str:
         return f"{self.refund_id} {self.amount} of {self.charge_id}"
+
+
+class SimulatedCheckoutSession(models.Model):
+    """The simulator's hosted payment page (its Checkout Session): a new card is "entered" here,
+    by choosing one of the test cards, each charge attempt under a key of its own
+    (`charge_key`) so another card may follow a decline."""
+
+    checkout_id = models.CharField(max_length=40, unique=True)
+    idempotency_key = models.CharField(max_length=200, unique=True)
+    order_id = models.CharField(max_length=64, blank=True, db_index=True)
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+    currency = models.CharField(max_length=3)
+    lines = models.JSONField(default=list, blank=True)
+    metadata = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=10, default="open")  # open | complete | expired
+    charge_key = models.CharField(max_length=200, blank=True)
+    tries = models.PositiveIntegerField(default=0)
+    success_url = models.CharField(max_length=2000)
+    cancel_url = models.CharField(max_length=2000)
+    expires_at = models.DateTimeField()
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    def __str__(self) -> str:
+        return f"{self.checkout_id} {self.amount} {self.currency} ({self.status})"
 
 
 class OutboxStatus(models.TextChoices):
