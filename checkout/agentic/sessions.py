@@ -127,7 +127,7 @@ def update_session(
         session.fulfillment_details = stripped["fulfillment_details"] or {}
     session.save(update_fields=["buyer", "fulfillment_details", "updated_at"])
     selected = stripped.get("selected_fulfillment_options") or []
-    option = selected[0]["option_id"] if selected else (order.shipping_option if order else None)
+    option = selected[0]["option_id"] if selected else _kept_option(session, order)
     try:
         quote = _quote(
             product=product,
@@ -142,6 +142,18 @@ def update_session(
         session, quote=quote, details=session.fulfillment_details, correlation_id=correlation_id
     )
     return shape.session_view(session, messages=problems)
+
+
+def _kept_option(session: CheckoutSession, order: Order | None) -> str | None:
+    """The delivery option chosen before, if it still serves the (maybe new) address; else
+    None, the cheapest."""
+    if order is None or not order.shipping_option:
+        return None
+    country = (session.fulfillment_details.get("address") or {}).get("country")
+    offered = pricing.delivery_options(
+        country=(country or settings.ACP_DEFAULT_COUNTRY).upper(), currency=order.currency
+    )
+    return order.shipping_option if any(o.code == order.shipping_option for o in offered) else None
 
 
 def _product(items: list[dict[str, Any]]) -> Product:

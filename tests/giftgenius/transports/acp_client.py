@@ -82,3 +82,28 @@ class Agent:
 
 def agent_for(user, **token_fields: Any) -> Agent:
     return Agent(issue_api_token(user=user, kind=ApiTokenKind.AGENT, **token_fields))
+
+
+def grant_token(
+    localstripe_url: str, *, max_amount: int, currency: str = "usd", expires_in: int = 3600
+) -> str:
+    """A Shared Payment Token the buyer granted us through their agent (Stripe's test helper)."""
+    import time
+
+    import httpx
+
+    from tests.localstripe import API_KEY
+
+    response = httpx.post(
+        f"{localstripe_url}/v1/test_helpers/shared_payment/granted_tokens",
+        data={
+            "payment_method": "pm_card_visa",
+            "usage_limits[currency]": currency,
+            "usage_limits[max_amount]": str(max_amount),
+            "usage_limits[expires_at]": str(int(time.time()) + expires_in),
+        },
+        auth=(API_KEY, ""),
+        timeout=10,
+    )
+    response.raise_for_status()
+    return response.json()["id"]
