@@ -26,7 +26,8 @@ def openapi_document() -> dict[str, Any]:
 
 
 @cache
-def _validator(schema_name: str) -> Draft202012Validator:
+def validator(schema_name: str) -> Draft202012Validator:
+    """A validator for one of the specification's component schemas, by name."""
     document = openapi_document()
     registry = Registry().with_resource(
         DOCUMENT_URI, Resource.from_contents(document, default_specification=DRAFT202012)
@@ -39,7 +40,7 @@ def check_body(schema_name: str, body: Any) -> None:
     """Raise a 400 naming the first place the body breaks the specification's schema."""
     if not isinstance(body, dict):
         raise AcpError(400, "invalid", "The request body must be a JSON object.", param="$")
-    errors = sorted(_validator(schema_name).iter_errors(body), key=lambda e: list(e.path))
+    errors = sorted(validator(schema_name).iter_errors(body), key=lambda e: list(e.path))
     if errors:
         first = errors[0]
         raise AcpError(400, "invalid", first.message[:300], param=first.json_path)
