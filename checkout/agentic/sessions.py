@@ -22,6 +22,7 @@ from checkout.agentic import shape
 from checkout.agentic.errors import AcpError, not_found
 from checkout.agentic.requests import check_body, item_quantities
 from checkout.models import CheckoutSession, GuestBuyer, Order, OrderStatus
+from checkout.payments.stripe_provider import SHARED_PAYMENT_TOKEN_PREFIX
 from checkout.saga import charge, compensation, draft
 from checkout.saga.outcome import InProgress, SagaOutcome
 from checkout.saga.states import IN_FLIGHT
@@ -277,6 +278,9 @@ def complete_session(
         order = _fresh_draft(session, order, correlation_id=correlation_id)
         if order is None or order.status != OrderStatus.DRAFT:
             return shape.session_view(session)
+    if not token.startswith(SHARED_PAYMENT_TOKEN_PREFIX):
+        # Not a token Stripe could have granted us: declined before anything is asked.
+        return shape.session_view(session, messages=[shape.declined_message()])
     Order.objects.filter(pk=order.pk, status=OrderStatus.DRAFT).update(
         payment_method_id=token, buyer=session.buyer
     )
@@ -299,11 +303,11 @@ def _shared_payment_token(payment_data: dict[str, Any]) -> str:
             param="$.payment_data.instrument",
         )
     credential = instrument["credential"]
-    if credential["type"] != "spt" or not credential["token"].startswith("spt_"):
+    if credential["type"] != "spt":
         raise AcpError(
             400,
             "unsupported",
-            "Pay with a Stripe Shared Payment Token: credential type 'spt', token 'spt_…'.",
+            "Pay with a Stripe Shared Payment Token: credential type 'spt'.",
             param=f"{PAYMENT_PATH}.type",
         )
     return credential["token"]

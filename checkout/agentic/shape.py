@@ -44,13 +44,17 @@ def message(code: str, content: str, *, param: str | None = None) -> dict[str, A
     return found
 
 
+def declined_message() -> dict[str, Any]:
+    return message(
+        "payment_declined",
+        "The payment was declined; nothing was charged. Ask the buyer for another payment.",
+        param="$.payment_data",
+    )
+
+
 def failure_message(order: Order) -> dict[str, Any]:
     if order.failure_code in DECLINE_CODES or order.failure_code in ("", "PAYMENT_REJECTED"):
-        return message(
-            "payment_declined",
-            "The payment was declined; nothing was charged. Ask the buyer for another payment.",
-            param="$.payment_data",
-        )
+        return declined_message()
     if order.failure_code == "OUT_OF_STOCK":
         return message("out_of_stock", "The item sold out.", param="$.line_items[0]")
     return message(

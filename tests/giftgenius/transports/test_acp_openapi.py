@@ -62,12 +62,8 @@ def agent(django_user_model):
 
 @pytest.mark.django_db
 @schema.parametrize()
-@settings(
-    max_examples=CASES_PER_OPERATION, deadline=None, suppress_health_check=list(HealthCheck)
-)
-def test_our_endpoints_answer_as_the_acp_specification_documents(
-    case, agent, keep_test_connection
-):
+@settings(max_examples=CASES_PER_OPERATION, deadline=None, suppress_health_check=list(HealthCheck))
+def test_our_endpoints_answer_as_the_acp_specification_documents(case, agent, keep_test_connection):
     client, session = agent
     if "checkout_session_id" in (case.path_parameters or {}):
         # Half the calls address a real session (the rest an unknown one: 404).
