@@ -13,6 +13,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from checkout.agentic.errors import AcpError
+from tool_runtime.text import describe_refused
 
 SPEC_VERSION = "2026-04-17"
 OPENAPI_PATH = f"vendor/acp/spec/{SPEC_VERSION}/openapi/openapi.agentic_checkout.yaml"
@@ -40,10 +41,32 @@ def check_body(schema_name: str, body: Any) -> None:
     """Raise a 400 naming the first place the body breaks the specification's schema."""
     if not isinstance(body, dict):
         raise AcpError(400, "invalid", "The request body must be a JSON object.", param="$")
+    _check_text(body, "$")
     errors = sorted(validator(schema_name).iter_errors(body), key=lambda e: list(e.path))
     if errors:
         first = errors[0]
         raise AcpError(400, "invalid", first.message[:300], param=first.json_path)
+
+
+def _check_text(value: Any, path: str) -> None:
+    """The printable-text rule (tool_runtime.text) for every string of the body, keys too: what
+    an agent sends may be stored and shown to staff."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _check_text(key, path)
+            _check_text(item, f"{path}.{key}" if key.isidentifier() else f"{path}['{key}']")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _check_text(item, f"{path}[{index}]")
+    elif isinstance(value, str):
+        why = describe_refused(value)
+        if why is None and not value.isascii():
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                why = "a lone surrogate"
+        if why is not None:
+            raise AcpError(400, "invalid", f"Text may not contain {why}.", param=path)
 
 
 def item_quantities(body: dict[str, Any]) -> tuple[dict[str, Any], list[int]]:

@@ -334,9 +334,13 @@ def _fresh_draft(
     return shape.current_order(session)
 
 
-def cancel_session(*, owner: AbstractBaseUser, session_id: str, correlation_id: str) -> dict:
+def cancel_session(
+    *, owner: AbstractBaseUser, session_id: str, correlation_id: str, body: Any = None
+) -> dict:
     """Release the draft's stock and close the session; a completed or canceled session (or
-    one being paid) is not cancelable (405)."""
+    one being paid) is not cancelable (405). The body's intent trace is checked, not kept."""
+    if body is not None:
+        check_body("CancelSessionRequest", body)
     session = session_for(owner=owner, session_id=session_id)
     order = shape.current_order(session)
     _refuse_closed(session, order)
