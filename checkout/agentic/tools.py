@@ -19,7 +19,8 @@ from gifts.tools import GIFTS_READ
 from tool_runtime.errors import ANALYTICS, B, ToolError, declare_errors, error_spec
 from tool_runtime.registry import Annotations, ToolContext, ToolResult, ToolSpec, register
 from tool_runtime.schemas import ToolInput
-from tool_runtime.text import PrintableText
+from tool_runtime.text import PrintableText, describe_refused, drop_invisible
+from tool_runtime.validation import InputCheck
 
 declare_errors(
     error_spec(
@@ -54,25 +55,82 @@ class AcpMeta(BaseModel):
     timestamp: PrintableText | None = None
 
 
+META_EXAMPLE = {
+    "api_version": "2026-04-17",
+    "idempotency_key": "0b6f1a52-2f4e-4a53-9b0e-6f3c1d2e4a10",
+}
+ADDRESS_EXAMPLE = {
+    "name": "Jane Doe",
+    "line_one": "123 Main Street",
+    "city": "New York",
+    "state": "NY",
+    "country": "US",
+    "postal_code": "10001",
+}
+SESSION_EXAMPLE = "cs_3f9c2a1b7d6e5f4a3b2c1d0e"
+
+
+def _examples(*examples: dict[str, Any]) -> ConfigDict:
+    return ConfigDict(
+        extra="forbid", str_strip_whitespace=True, json_schema_extra={"examples": list(examples)}
+    )
+
+
 class CreateCheckoutSessionInput(ToolInput):
+    model_config = _examples(
+        {
+            "meta": META_EXAMPLE,
+            "payload": {
+                "line_items": [{"id": "GG-COFFEE-GRINDER", "quantity": 1}],
+                "currency": "usd",
+                "capabilities": {},
+                "fulfillment_details": {"name": "Jane Doe", "address": ADDRESS_EXAMPLE},
+            },
+        }
+    )
     meta: AcpMeta
     payload: dict[str, Any] = Field(description="An ACP CheckoutSessionCreateRequest.")
 
 
 class GetCheckoutSessionInput(ToolInput):
+    model_config = _examples({"meta": META_EXAMPLE, "id": SESSION_EXAMPLE})
     meta: AcpMeta
     id: PrintableText = Field(description="The checkout session's id (cs_…).")
 
 
 class UpdateCheckoutSessionInput(GetCheckoutSessionInput):
+    model_config = _examples(
+        {
+            "meta": META_EXAMPLE,
+            "id": SESSION_EXAMPLE,
+            "payload": {"fulfillment_details": {"name": "Jane Doe", "address": ADDRESS_EXAMPLE}},
+        }
+    )
     payload: dict[str, Any] = Field(description="An ACP CheckoutSessionUpdateRequest.")
 
 
 class CompleteCheckoutSessionInput(GetCheckoutSessionInput):
+    model_config = _examples(
+        {
+            "meta": META_EXAMPLE,
+            "id": SESSION_EXAMPLE,
+            "payload": {
+                "buyer": {"first_name": "Jane", "last_name": "Doe", "email": "jane@example.com"},
+                "payment_data": {
+                    "handler_id": "stripe_spt",
+                    "instrument": {
+                        "type": "card",
+                        "credential": {"type": "spt", "token": "spt_1QexampleGrantedToken"},
+                    },
+                },
+            },
+        }
+    )
     payload: dict[str, Any] = Field(description="An ACP CheckoutSessionCompleteRequest.")
 
 
 class CancelCheckoutSessionInput(GetCheckoutSessionInput):
+    model_config = _examples({"meta": META_EXAMPLE, "id": SESSION_EXAMPLE})
     payload: dict[str, Any] | None = Field(
         default=None, description="An ACP CancelSessionRequest (optional)."
     )
@@ -85,6 +143,36 @@ class CheckoutSessionOutput(BaseModel):
     ok: bool = True
     id: str
     status: str
+
+
+def printable_payload(value: Any, path: str = "payload") -> ToolError | None:
+    """The printable-text rule for every string of the payload, keys included, checked with
+    validation (before any key is claimed), naming the first refused one's dotted path."""
+    if isinstance(value, dict):
+        items = [(f"{path}.{k}", k) for k in value] + [(f"{path}.{k}", v) for k, v in value.items()]
+    elif isinstance(value, list):
+        items = [(f"{path}.{i}", v) for i, v in enumerate(value)]
+    elif isinstance(value, str):
+        why = describe_refused(drop_invisible(value))
+        if why is None and not value.isascii():
+            try:
+                value.encode()
+            except UnicodeEncodeError:
+                why = "a lone surrogate"
+        if why is None:
+            return None
+        return ToolError(
+            "VALIDATION_ERROR",
+            f"Field '{path}' is invalid: text may not contain {why}.",
+            field=path,
+            expected="printable text",
+        )
+    else:
+        return None
+    for item_path, item in items:
+        if (error := printable_payload(item, item_path)) is not None:
+            return error
+    return None
 
 
 def _locale(meta: AcpMeta, context: ToolContext) -> str:
@@ -197,5 +285,6 @@ for name, title, description, input_model, handler, scope, hints in TOOLS:
             annotations=hints,
             handler=handler,
             scope=scope,
+            input_checks=(InputCheck("payload", printable_payload),),
         )
     )
