@@ -11,11 +11,13 @@ do_release_draft), which take the workflow row lock themselves; call outside any
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils import timezone
 
 from checkout import pricing
 from checkout.agentic import shape
@@ -41,10 +43,12 @@ PAYMENT_PATH = "$.payment_data.instrument.credential"
 
 
 def session_for(*, owner: AbstractBaseUser, session_id: str) -> CheckoutSession:
-    """The owner's session; another owner's is answered as one that does not exist."""
+    """The owner's live session; another owner's, or one past ACP_SESSION_TTL_SECONDS, is
+    answered as one that does not exist."""
+    oldest = timezone.now() - timedelta(seconds=settings.ACP_SESSION_TTL_SECONDS)
     found = (
         CheckoutSession.objects.select_related("workflow", "buyer")
-        .filter(pk=session_id, owner=owner)
+        .filter(pk=session_id, owner=owner, created_at__gt=oldest)
         .first()
     )
     if found is None:
