@@ -212,9 +212,16 @@ def test_cancel_releases_the_stock_and_a_second_cancel_is_405(agent, product):
     assert update.status == 405
 
 
-def test_accept_language_sets_the_sessions_locale(agent, product):
-    answer = agent.post("/checkout_sessions", create_body("GG-ACP-1"), **{"Accept-Language": "pl"})
+def test_accept_language_sets_the_sessions_language(agent, product):
+    body = create_body("GG-ACP-1", address=False)
+    answer = agent.post("/checkout_sessions", body, **{"Accept-Language": "pl"})
     assert answer.body["locale"] == "pl" and answer.headers["Content-Language"] == "pl"
+    texts = {t["type"]: t["display_text"] for t in answer.body["totals"]}
+    assert texts["subtotal"] == "Suma częściowa"
+    (missing,) = answer.body["messages"]
+    assert missing["content"] == "Przed płatnością potrzebny jest adres dostawy."
+    english = agent.post("/checkout_sessions", body).body
+    assert english["messages"][0]["content"] == "A shipping address is needed before payment."
 
 
 # --- signatures ------------------------------------------------------------------------------
