@@ -62,6 +62,7 @@ T = TypeVar("T")
 # Metadata fields of our own on PaymentIntents and Refunds (besides the caller's metadata).
 KEY_FIELD = "giftgenius_key"  # the provider idempotency key the object was made under
 METHOD_FIELD = "giftgenius_method"  # the saved card charged (a PaymentMethod id)
+SHARED_PAYMENT_TOKEN_PREFIX = "spt_"  # noqa: S105 (an agent's Shared Payment Token: a prefix, no secret)
 _DECLINES = {"insufficient_funds": "INSUFFICIENT_FUNDS"}  # every other decline: CARD_DECLINED
 
 # Currencies Stripe counts in whole units (no cents).
@@ -270,14 +271,12 @@ class StripeProvider:
             # A cancelled intent (see _void_unconfirmed) proved "not charged"; this run needs a
             # new one, under a create key of its own (the first one replays the cancelled intent).
             create_key = f"{idempotency_key}-create" + ("" if existing is None else f"-{attempt}")
-            customer = self._card_owner(payment_method_id)
             intent = _translated(
                 lambda: self.stripe.v1.payment_intents.create(
                     params={
                         "amount": minor,
                         "currency": currency.lower(),
-                        "payment_method": payment_method_id,
-                        "customer": customer,
+                        **self._paid_with(payment_method_id),
                         "allowed_payment_method_types": ["card"],
                         "metadata": {
                             **meta,
@@ -306,6 +305,17 @@ class StripeProvider:
         if found.status == ChargeStatus.FAILED:
             raise CardDeclined(found.failure_code or "CARD_DECLINED", charge=found)
         return found
+
+    def _paid_with(self, payment_method_id: str) -> dict[str, Any]:
+        """A saved card is charged with its Customer; an agent's Shared Payment Token (spt_)
+        through `payment_method_data`, where Stripe checks the grant's currency, amount limit
+        and expiry, and declines a token already used up."""
+        if payment_method_id.startswith(SHARED_PAYMENT_TOKEN_PREFIX):
+            return {"payment_method_data": {"shared_payment_granted_token": payment_method_id}}
+        return {
+            "payment_method": payment_method_id,
+            "customer": self._card_owner(payment_method_id),
+        }
 
     def _card_owner(self, payment_method_id: str) -> str:
         """The Customer a saved card is attached to: its PaymentIntent names it, as Stripe

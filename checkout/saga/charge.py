@@ -118,7 +118,12 @@ def claim_for_payment(order: Order) -> bool:
                 expires_at__gt=timezone.now(),
                 confirmation_used_at__isnull=True,
                 confirmation_token_digest=order.confirmation_token_digest,
-            ).update(status=OrderStatus.PROCESSING, locale=order.locale)
+            ).update(
+                status=OrderStatus.PROCESSING,
+                locale=order.locale,
+                # An agent's completes may race with different tokens: the winner's is kept.
+                payment_method_id=order.payment_method_id,
+            )
         )
 
 
