@@ -117,7 +117,7 @@ def session_view(
         "line_items": _line_items(order) if order else [],
         "fulfillment_options": _options(order) if order else [],
         "selected_fulfillment_options": _selected(order) if order else [],
-        "totals": _totals(order) if order else [],
+        "totals": order_totals(order) if order else [],
         "messages": messages,
         "links": links(),
         "created_at": session.created_at.isoformat(),
@@ -210,7 +210,7 @@ def _line_items(order: Order) -> list[dict[str, Any]]:
     return items
 
 
-def _totals(order: Order) -> list[dict[str, Any]]:
+def order_totals(order: Order) -> list[dict[str, Any]]:
     c = order.currency
     tax_text = f"{order.tax_name or 'Tax'}" + (" (included)" if order.prices_include_tax else "")
     totals = [

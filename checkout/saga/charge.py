@@ -11,7 +11,7 @@ from django.db import transaction
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
-from checkout import receipts, selectors
+from checkout import order_changes, receipts, selectors
 from checkout.errors import RETRYABLE_FAILURES
 from checkout.models import (
     Order,
@@ -392,6 +392,7 @@ def complete(*, order: Order, correlation_id: str) -> SagaOutcome:
             )
             order.receipt_key = receipt_key
             receipts.do_enqueue_confirmation(order=order)
+            order_changes.changed(order_id=order.pk, change=order_changes.OrderChange.CONFIRMED)
             if workflow is not None and flow.can_move(workflow.current_step, Step.COMPLETED):
                 flow.move(workflow, Step.COMPLETED)
                 workflow.save(update_fields=["current_step", "visited_steps", "updated_at"])

@@ -176,6 +176,8 @@ ACP_TERMS_URL = os.environ.get("ACP_TERMS_URL", f"{PUBLIC_ORIGIN.rstrip('/')}/te
 ACP_PRIVACY_URL = os.environ.get("ACP_PRIVACY_URL", f"{PUBLIC_ORIGIN.rstrip('/')}/privacy")
 # How far a signed request's Timestamp may be from now.
 ACP_SIGNATURE_MAX_SKEW_SECONDS = 300
+# How long an agent's order-events endpoint may take to answer one event (then: retried).
+ACP_ORDER_EVENTS_TIMEOUT_SECONDS = float(os.environ.get("ACP_ORDER_EVENTS_TIMEOUT_SECONDS", "10"))
 IDEMPOTENCY_LOCK_TIMEOUT_SECONDS = int(os.environ.get("IDEMPOTENCY_LOCK_TIMEOUT_SECONDS", "60"))
 LOOP_GUARD_MAX_FAILURES = int(os.environ.get("LOOP_GUARD_MAX_FAILURES", "3"))
 LOOP_GUARD_WINDOW_SECONDS = int(os.environ.get("LOOP_GUARD_WINDOW_SECONDS", "600"))
