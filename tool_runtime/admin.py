@@ -82,6 +82,14 @@ class UuidSearchMixin:
 
 
 class ApiTokenForm(forms.ModelForm):
+    order_events_url = forms.URLField(
+        required=False,
+        max_length=500,
+        assume_scheme="https",
+        label="Order events URL",
+        help_text="Where this agent takes the order events of the orders it placed (ACP order "
+        "webhooks); blank: none are sent.",
+    )
     # Write-only, like the signing secret: left blank, the secret it has is kept.
     order_events_secret = forms.CharField(
         required=False,
