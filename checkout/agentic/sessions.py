@@ -267,7 +267,7 @@ def complete_session(
     if session.canceled:
         raise AcpError(405, "not_modifiable", "The checkout session is canceled.")
     if order is not None and (order.status == OrderStatus.COMPLETED or order.status in IN_FLIGHT):
-        return shape.session_view(session)
+        return _as_it_stands(session)
     token = _shared_payment_token(body["payment_data"])
     if "buyer" in body:
         session.buyer = _buyer(session.buyer, body["buyer"])
@@ -287,10 +287,23 @@ def complete_session(
     order.payment_method_id = token
     order.locale = session.locale
     outcome = charge.do_commit_order(order=order, correlation_id=correlation_id)
+    if not outcome.claimed:  # another call got the draft first: this one charged nothing
+        return _as_it_stands(session)
     messages = []
     if outcome.order.status == OrderStatus.FAILED:
         messages.append(shape.failure_message(outcome.order))
     return shape.session_view(session, messages=messages)
+
+
+def _as_it_stands(session: CheckoutSession) -> dict[str, Any]:
+    """A complete that charged nothing: the session as it now is, saying so when it is paid
+    (or being paid) already."""
+    order = shape.current_order(session)
+    if order is None or not (order.status == OrderStatus.COMPLETED or order.status in IN_FLIGHT):
+        return shape.session_view(session)
+    paid = "was paid" if order.status == OrderStatus.COMPLETED else "is being paid"
+    already = f"This checkout session {paid} already; nothing more was charged."
+    return shape.session_view(session, messages=[shape.info(already)])
 
 
 def _shared_payment_token(payment_data: dict[str, Any]) -> str:

@@ -44,6 +44,10 @@ def message(code: str, content: str, *, param: str | None = None) -> dict[str, A
     return found
 
 
+def info(content: str) -> dict[str, Any]:
+    return {"type": "info", "content_type": "plain", "content": content}
+
+
 def declined_message() -> dict[str, Any]:
     return message(
         "payment_declined",

@@ -53,7 +53,7 @@ def do_commit_order(*, order: Order, correlation_id: str) -> SagaOutcome:
     is locked while the charge is at the provider.
     """
     if not claim_for_payment(order):
-        return SagaOutcome.now(order.pk)
+        return SagaOutcome(Order.objects.get(pk=order.pk), claimed=False)
     if order.status == OrderStatus.FAILED:
         order = Order.objects.get(pk=order.pk)
         sold_out = reserve_or_fail(order=order, correlation_id=correlation_id)

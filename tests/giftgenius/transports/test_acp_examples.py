@@ -32,8 +32,8 @@ def corrected(body: dict) -> dict:
     body = copy.deepcopy(body)
     if "items" in body:  # openapi lines 48, 54, 72: `items` for `line_items`
         body["line_items"] = body.pop("items")
-        body.setdefault("currency", "usd")  # required (line 3021), absent from the examples
-        body.setdefault("capabilities", {})  # required (line 3023), absent from the examples
+        body.setdefault("currency", "usd")  # required (line 3019), absent from the examples
+        body.setdefault("capabilities", {})  # required (line 3020), absent from the examples
     payment = body.get("payment_data", {})
     if "token" in payment:  # openapi lines 259-260, 269-270: not the PaymentData schema
         body["payment_data"] = {
