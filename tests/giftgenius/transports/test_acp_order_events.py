@@ -16,6 +16,7 @@ from checkout import fulfilment, outbox, staff_rollback
 from checkout.agentic.order_events import OUTBOX_KIND
 from checkout.models import FulfilmentStatus, Order, OutboxMessage, OutboxStatus
 from checkout.payments.config import SIMULATOR
+from tests.checkout.payments.test_stripe_webhooks import deliver, localstripe
 from tests.fixtures import make_product, paid_order
 from tests.giftgenius.transports.acp_client import (
     Agent,
@@ -25,6 +26,7 @@ from tests.giftgenius.transports.acp_client import (
     spt_payment,
 )
 from tests.giftgenius.transports.order_events_receiver import Receiver, schema_errors
+from tests.localstripe import intents
 from tool_runtime.models import ApiToken, ApiTokenKind
 from tool_runtime.principals import set_order_events_endpoint
 
@@ -301,3 +303,34 @@ def test_an_agent_without_an_endpoint_or_revoked_since_gets_nothing(
     create.refresh_from_db()
     assert create.status == OutboxStatus.DELIVERED and create.outcome.startswith("Not sent")
     assert receiver.accepted == []
+
+
+def test_refunds_made_at_stripe_reach_the_agent_once_each_partial_then_full(
+    agent, stripe_provider, receiver, settings
+):
+    order = place(agent, stripe_provider)
+    (intent,) = [i for i in intents(stripe_provider) if i["status"] == "succeeded"]
+    refund = localstripe(
+        stripe_provider, "POST", "/v1/refunds", payment_intent=intent["id"], amount=1000
+    )
+    charge = localstripe(stripe_provider, "GET", f"/v1/charges/{refund['charge']}")
+    deliver("charge.refunded", charge, secret=settings.STRIPE_WEBHOOK_SECRET)
+    deliver("charge.refunded", charge, secret=settings.STRIPE_WEBHOOK_SECRET)  # again: no news
+    localstripe(stripe_provider, "POST", "/v1/refunds", payment_intent=intent["id"])
+    charge = localstripe(stripe_provider, "GET", f"/v1/charges/{refund['charge']}")
+    deliver("charge.refunded", charge, secret=settings.STRIPE_WEBHOOK_SECRET)
+    sweep()
+    assert arrived(receiver) == [
+        ("order_create", "confirmed"),
+        ("order_update", "confirmed"),  # 10.00 back, the order stands
+        ("order_update", "confirmed"),  # the rest back
+        ("order_update", "canceled"),  # refunded in full: cancelled
+    ]
+    assert len(receiver.accepted) == 4
+    refunded = [
+        next(t["amount"] for t in d.event["data"]["totals"] if t["type"] == "amount_refunded")
+        for d in receiver.accepted[1:]
+    ]
+    assert refunded == [1000, int(order.amount * 100), int(order.amount * 100)]
+    for delivery in receiver.accepted:
+        assert schema_errors(delivery.event) == []
