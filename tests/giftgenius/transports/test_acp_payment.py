@@ -5,8 +5,11 @@ comes back as a `payment_declined` message with nothing charged."""
 from __future__ import annotations
 
 import pytest
+from django.core import mail
+from django.core.management import call_command
 
 from checkout.models import CheckoutSession, Order, OrderStatus, Payment
+from checkout.sweeps import run_sweeps
 from tests.fixtures import make_product
 from tests.giftgenius.transports.acp_client import (
     Agent,
@@ -41,7 +44,7 @@ def _succeeded(url: str) -> list[dict]:
     return [i for i in intents(url) if i["status"] == "succeeded"]
 
 
-def test_complete_charges_the_token_once_and_returns_the_order(agent, stripe_provider, mailoutbox):
+def test_complete_charges_the_token_once_and_returns_the_order(agent, stripe_provider):
     session = _session(agent)
     token = grant_token(stripe_provider, max_amount=_total(session))
     done = agent.post(f"/checkout_sessions/{session['id']}/complete", spt_payment(token))
@@ -116,3 +119,23 @@ def test_only_a_shared_payment_token_is_accepted(agent):
     assert (refused.status, refused.body["param"]) == (400, "$.payment_data.instrument")
     missing = agent.post(f"/checkout_sessions/{session['id']}/complete", {})
     assert (missing.status, missing.body["param"]) == (400, "$")
+
+
+def test_the_receipt_goes_to_the_guest_buyer_not_the_agents_account(agent, stripe_provider, user):
+    user.email = "agent-account@example.com"
+    user.save(update_fields=["email"])
+    session = _session(agent)
+    token = grant_token(stripe_provider, max_amount=_total(session))
+    agent.post(f"/checkout_sessions/{session['id']}/complete", spt_payment(token))
+    assert run_sweeps().outbox_delivered == 1
+    [email] = mail.outbox
+    assert email.to == ["jane@example.com"]
+
+
+def test_staff_issue_an_agent_key_with_a_signing_secret_from_the_command(user, capsys):
+    from tool_runtime.models import ApiToken
+
+    call_command("create_api_token", user.username, "--kind", "agent", "--signing-secret", "s3")
+    token = capsys.readouterr().out.strip()
+    row = ApiToken.objects.get(prefix=token[:8])
+    assert (row.kind, row.signing_secret) == ("agent", "s3")
