@@ -37,4 +37,4 @@ class AcpError(Exception):
 
 def not_found(session_id: str) -> AcpError:
     # Another agent's session is answered exactly as one that does not exist.
-    return AcpError(404, "not_found", f"There is no checkout session {session_id!r}.")
+    return AcpError(404, "not_found", f"There is no checkout session {session_id[:80]!r}.")

@@ -23,7 +23,6 @@ from tool_runtime.errors import ToolError
 
 MAX_KEY_LENGTH = 255
 RETRY_AFTER_SECONDS = 2
-OPERATIONS = ("create", "get", "update", "complete", "cancel")
 
 
 @dataclass

@@ -11,11 +11,15 @@ do_release_draft), which take the workflow row lock themselves; call outside any
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils import timezone
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from checkout import pricing
 from checkout.agentic import shape
@@ -41,10 +45,12 @@ PAYMENT_PATH = "$.payment_data.instrument.credential"
 
 
 def session_for(*, owner: AbstractBaseUser, session_id: str) -> CheckoutSession:
-    """The owner's session; another owner's is answered as one that does not exist."""
+    """The owner's live session; another owner's, or one past ACP_SESSION_TTL_SECONDS, is
+    answered as one that does not exist."""
+    oldest = timezone.now() - timedelta(seconds=settings.ACP_SESSION_TTL_SECONDS)
     found = (
         CheckoutSession.objects.select_related("workflow", "buyer")
-        .filter(pk=session_id, owner=owner)
+        .filter(pk=session_id, owner=owner, created_at__gt=oldest)
         .first()
     )
     if found is None:
@@ -204,7 +210,8 @@ def _prepare(
     order = result.order
     Order.objects.filter(pk=order.pk).update(buyer=session.buyer, locale=session.locale)
     if isinstance(result, SagaOutcome):
-        return [shape.message("out_of_stock", f"{quote.lines[0].product.name} is sold out.")]
+        sold_out = format_lazy(_("{name} is sold out."), name=quote.lines[0].product.name)
+        return [shape.message("out_of_stock", sold_out, param="$.line_items[0]")]
     return []
 
 
@@ -301,8 +308,11 @@ def _as_it_stands(session: CheckoutSession) -> dict[str, Any]:
     order = shape.current_order(session)
     if order is None or not (order.status == OrderStatus.COMPLETED or order.status in IN_FLIGHT):
         return shape.session_view(session)
-    paid = "was paid" if order.status == OrderStatus.COMPLETED else "is being paid"
-    already = f"This checkout session {paid} already; nothing more was charged."
+    already = (
+        _("This checkout session was paid already; nothing more was charged.")
+        if order.status == OrderStatus.COMPLETED
+        else _("This checkout session is being paid already; nothing more was charged.")
+    )
     return shape.session_view(session, messages=[shape.info(already)])
 
 

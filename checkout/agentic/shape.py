@@ -8,7 +8,9 @@ from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from checkout import pricing
 from checkout.agentic.requests import SPEC_VERSION
@@ -37,21 +39,22 @@ def minor(amount: Decimal, currency: str) -> int:
     return int((amount / pricing.minor_unit(currency)).to_integral_value())
 
 
-def message(code: str, content: str, *, param: str | None = None) -> dict[str, Any]:
+def message(code: str, content: Any, *, param: str | None = None) -> dict[str, Any]:
+    """An error message; `content` may be lazy, drawn in the session's language."""
     found = {"type": "error", "code": code, "content_type": "plain", "content": content}
     if param:
         found["param"] = param
     return found
 
 
-def info(content: str) -> dict[str, Any]:
+def info(content: Any) -> dict[str, Any]:
     return {"type": "info", "content_type": "plain", "content": content}
 
 
 def declined_message() -> dict[str, Any]:
     return message(
         "payment_declined",
-        "The payment was declined; nothing was charged. Ask the buyer for another payment.",
+        _("The payment was declined; nothing was charged. Ask the buyer for another payment."),
         param="$.payment_data",
     )
 
@@ -60,16 +63,19 @@ def failure_message(order: Order) -> dict[str, Any]:
     if order.failure_code in DECLINE_CODES or order.failure_code in ("", "PAYMENT_REJECTED"):
         return declined_message()
     if order.failure_code == "OUT_OF_STOCK":
-        return message("out_of_stock", "The item sold out.", param="$.line_items[0]")
+        return message("out_of_stock", _("The item sold out."), param="$.line_items[0]")
     return message(
         "payment_declined",
-        f"The payment did not go through ({order.failure_code}); nothing was charged.",
+        format_lazy(
+            _("The payment did not go through ({code}); nothing was charged."),
+            code=order.failure_code,
+        ),
         param="$.payment_data",
     )
 
 
-def _total(kind: str, text: str, amount: Decimal, currency: str) -> dict[str, Any]:
-    return {"type": kind, "display_text": text, "amount": minor(amount, currency)}
+def _total(kind: str, text: Any, amount: Decimal, currency: str) -> dict[str, Any]:
+    return {"type": kind, "display_text": str(text), "amount": minor(amount, currency)}
 
 
 def _status(session: CheckoutSession, order: Order | None, problems: list) -> str:
@@ -97,18 +103,27 @@ def _when(day) -> str:
 def session_view(
     session: CheckoutSession, *, messages: list[dict[str, Any]] | None = None
 ) -> dict[str, Any]:
+    """The session as ACP shows it, its texts in the session's language (Accept-Language)."""
+    with translation.override(session.locale):
+        return _session_view(session, messages=messages)
+
+
+def _session_view(
+    session: CheckoutSession, *, messages: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
     order = current_order(session)
     messages = list(messages or [])
     if not (session.fulfillment_details.get("address") or {}):
         messages.append(
             message(
                 "missing",
-                "A shipping address is needed before payment.",
+                _("A shipping address is needed before payment."),
                 param="$.fulfillment_details.address",
             )
         )
     if order is not None and order.status == OrderStatus.FAILED and not messages:
         messages.append(failure_message(order))
+    messages = [{**m, "content": str(m["content"])} for m in messages]
     blocking = [m for m in messages if m["type"] == "error"]
     currency = order.currency if order else session.workflow.selected_product.currency
     view: dict[str, Any] = {
@@ -204,10 +219,10 @@ def _line_items(order: Order) -> list[dict[str, Any]]:
                 "product_id": line.sku,
                 "sku": line.sku,
                 "totals": [
-                    _total("items_base_amount", "Items", line.line_total, order.currency),
-                    _total("subtotal", "Subtotal", line.line_total, order.currency),
-                    _total("tax", "Tax", line.tax_amount, order.currency),
-                    _total("total", "Total", line.line_total + tax, order.currency),
+                    _total("items_base_amount", _("Items"), line.line_total, order.currency),
+                    _total("subtotal", _("Subtotal"), line.line_total, order.currency),
+                    _total("tax", _("Tax"), line.tax_amount, order.currency),
+                    _total("total", _("Total"), line.line_total + tax, order.currency),
                 ],
             }
         )
@@ -216,19 +231,20 @@ def _line_items(order: Order) -> list[dict[str, Any]]:
 
 def order_totals(order: Order) -> list[dict[str, Any]]:
     c = order.currency
-    tax_text = f"{order.tax_name or 'Tax'}" + (" (included)" if order.prices_include_tax else "")
+    tax = order.tax_name or _("Tax")
+    tax_text = format_lazy(_("{tax} (included)"), tax=tax) if order.prices_include_tax else tax
     totals = [
-        _total("items_base_amount", "Items", order.items_total, c),
-        _total("subtotal", "Subtotal", order.items_total, c),
-        _total("fulfillment", order.shipping_option_name or "Delivery", order.shipping_total, c),
+        _total("items_base_amount", _("Items"), order.items_total, c),
+        _total("subtotal", _("Subtotal"), order.items_total, c),
+        _total("fulfillment", order.shipping_option_name or _("Delivery"), order.shipping_total, c),
     ]
     if order.gift_wrap_total:
         totals.append(
-            _total("gift_wrap", order.gift_wrap_name or "Gift wrap", order.gift_wrap_total, c)
+            _total("gift_wrap", order.gift_wrap_name or _("Gift wrap"), order.gift_wrap_total, c)
         )
     totals += [
         _total("tax", tax_text, order.tax_total, c),
-        _total("total", "Total", order.amount, c),
+        _total("total", _("Total"), order.amount, c),
     ]
     return totals
 

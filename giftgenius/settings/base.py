@@ -174,6 +174,8 @@ ACP_SUPPORTED_VERSIONS = ("2026-04-17",)
 ACP_DEFAULT_COUNTRY = os.environ.get("ACP_DEFAULT_COUNTRY", "US")
 ACP_TERMS_URL = os.environ.get("ACP_TERMS_URL", f"{PUBLIC_ORIGIN.rstrip('/')}/terms")
 ACP_PRIVACY_URL = os.environ.get("ACP_PRIVACY_URL", f"{PUBLIC_ORIGIN.rstrip('/')}/privacy")
+# A session older than this is not found (its draft's stock hold lapsed long before).
+ACP_SESSION_TTL_SECONDS = int(os.environ.get("ACP_SESSION_TTL_SECONDS", str(24 * 3600)))
 # How far a signed request's Timestamp may be from now.
 ACP_SIGNATURE_MAX_SKEW_SECONDS = 300
 # How long an agent's order-events endpoint may take to answer one event (then: retried).

@@ -15,7 +15,13 @@ from django.utils import timezone
 from checkout.models import CheckoutSession, Order, OrderStatus
 from gifts.models import Product
 from tests.fixtures import make_product
-from tests.giftgenius.transports.acp_client import ADDRESS, Agent, agent_for, create_body
+from tests.giftgenius.transports.acp_client import (
+    ADDRESS,
+    Agent,
+    agent_for,
+    create_body,
+    spt_payment,
+)
 from tool_runtime.models import ApiToken
 from tool_runtime.principals import issue_api_token, revoke_api_tokens
 
@@ -174,6 +180,26 @@ def test_another_agents_session_and_an_unknown_one_are_not_found(agent, other_us
     assert agent.get(f"/checkout_sessions/{created['id']}").body["status"] == "ready_for_payment"
 
 
+def test_a_session_past_its_lifetime_is_not_found(agent, product):
+    created = agent.post("/checkout_sessions", create_body("GG-ACP-1")).body
+    CheckoutSession.objects.filter(pk=created["id"]).update(
+        created_at=timezone.now() - timedelta(days=2)
+    )
+    assert agent.get(f"/checkout_sessions/{created['id']}").status == 404
+    assert (
+        agent.post(f"/checkout_sessions/{created['id']}/complete", spt_payment("spt_x")).status
+        == 404
+    )
+
+
+def test_a_session_whose_hold_lapsed_reads_expired(agent, product):
+    created = agent.post("/checkout_sessions", create_body("GG-ACP-1")).body
+    Order.objects.filter(workflow__checkout_session=created["id"]).update(
+        expires_at=timezone.now() - timedelta(seconds=1)
+    )
+    assert agent.get(f"/checkout_sessions/{created['id']}").body["status"] == "expired"
+
+
 def test_cancel_releases_the_stock_and_a_second_cancel_is_405(agent, product):
     created = agent.post("/checkout_sessions", create_body("GG-ACP-1", 2)).body
     canceled = agent.post(f"/checkout_sessions/{created['id']}/cancel")
@@ -186,9 +212,16 @@ def test_cancel_releases_the_stock_and_a_second_cancel_is_405(agent, product):
     assert update.status == 405
 
 
-def test_accept_language_sets_the_sessions_locale(agent, product):
-    answer = agent.post("/checkout_sessions", create_body("GG-ACP-1"), **{"Accept-Language": "pl"})
+def test_accept_language_sets_the_sessions_language(agent, product):
+    body = create_body("GG-ACP-1", address=False)
+    answer = agent.post("/checkout_sessions", body, **{"Accept-Language": "pl"})
     assert answer.body["locale"] == "pl" and answer.headers["Content-Language"] == "pl"
+    texts = {t["type"]: t["display_text"] for t in answer.body["totals"]}
+    assert texts["subtotal"] == "Suma częściowa"
+    (missing,) = answer.body["messages"]
+    assert missing["content"] == "Przed płatnością potrzebny jest adres dostawy."
+    english = agent.post("/checkout_sessions", body).body
+    assert english["messages"][0]["content"] == "A shipping address is needed before payment."
 
 
 # --- signatures ------------------------------------------------------------------------------
