@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from checkout.models import FulfilmentStatus, Order, OrderAuditEntry, OrderStatus, StaffAction
+from checkout.order_changes import OrderChange, changed
 from tool_runtime.observability import get_logger
 
 log = get_logger("giftgenius.checkout.fulfilment")
@@ -54,6 +55,8 @@ def mark_shipped(
                 tracking_url=shipment.tracking_url,
                 shipped_at=timezone.now(),
             )
+            if moved:
+                changed(order_id=shipment.order_id, change=OrderChange.SHIPPED)
             detail = (
                 f"Shipped with {shipment.carrier}, tracking {shipment.tracking_number}."
                 if moved
@@ -79,6 +82,8 @@ def mark_delivered(
                 status=OrderStatus.COMPLETED,
                 fulfilment_status=FulfilmentStatus.SHIPPED,
             ).update(fulfilment_status=FulfilmentStatus.DELIVERED, delivered_at=timezone.now())
+            if moved:
+                changed(order_id=order_id, change=OrderChange.DELIVERED)
             detail = "Delivered." if moved else _refusal(order_id, FulfilmentStatus.SHIPPED)
             report = _audited(order_id, actor, StaffAction.MARK_DELIVERED, reason, moved, detail)
         if report:

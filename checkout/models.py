@@ -433,7 +433,8 @@ class OutboxMessage(models.Model):
     sweeps: one policy of tries, backoff and parking for every kind. `key` makes a message
     unique: a second write under the same key is a duplicate and is dropped.
 
-    The payload keeps only what delivering needs (ids, never a provider's event body: a
+    The payload keeps only what delivering needs: ids, or a body the app made itself and must
+    send unchanged on every try (an agent's order event); never a provider's event body (a
     PaymentIntent carries its client secret)."""
 
     kind = models.CharField(max_length=40, db_index=True)

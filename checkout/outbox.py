@@ -3,7 +3,8 @@
 A message is written in the same transaction as what it follows (`enqueue`), so it exists if
 and only if that change committed. The sweeps deliver what is due (`deliver_due`); a delivery
 that raises is tried again after an exponential backoff and, after OUTBOX_MAX_ATTEMPTS tries,
-parked for a person (the admin's dead-letter list retries it, `retry_parked`).
+parked for a person (the admin's dead-letter list retries it, `retry_parked`). A handler that
+must wait for another message (`Deferred`) is tried again later without spending a try.
 
 Each kind has one handler, registered when the app is ready (`register_handler`): it does the
 work and returns what it did, or raises to be tried again. Claiming a try is a compare-and-swap
@@ -36,6 +37,12 @@ _handlers: dict[str, Handler] = {}
 
 class UnknownKind(Exception):
     """No handler is registered for the message's kind (parked after its tries, like any)."""
+
+
+class Deferred(Exception):
+    """Raised by a handler whose message must wait for another (an earlier event of the same
+    order): tried again after the first backoff, the try not counted, so waiting never parks
+    it."""
 
 
 @dataclass
@@ -123,6 +130,14 @@ def _try(message_pk: int, *, now: datetime) -> str | None:
         if handler is None:
             raise UnknownKind(message.kind)
         outcome = handler(message)
+    except Deferred as exc:
+        OutboxMessage.objects.filter(pk=message.pk).update(
+            attempts=message.attempts - 1,
+            last_error=f"Waiting: {exc}"[:300],
+            next_attempt_at=now + backoff(1),
+        )
+        get_logger(LOGGER).info("outbox_deferred", reason=str(exc), **fields)
+        return OutboxStatus.PENDING
     except Exception as exc:  # every failure is retried later, then parked for a person
         parked = attempt >= settings.OUTBOX_MAX_ATTEMPTS
         status = OutboxStatus.PARKED if parked else OutboxStatus.PENDING

@@ -22,7 +22,7 @@ from django.conf import settings
 from django.db import transaction
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from checkout import outbox
+from checkout import order_changes, outbox
 from checkout.models import (
     Order,
     OrderStatus,
@@ -397,6 +397,11 @@ def _record_provider_refunds(order: Order, *, correlation_id: str) -> str:
                     correlation_id=correlation_id,
                     attempt=payment.attempt,
                     detail=f"{charge.refunded_amount} refunded at the provider; recorded from its event.",
+                )
+                order_changes.changed(
+                    order_id=order.pk,
+                    change=order_changes.OrderChange.REFUNDED,
+                    detail=f"{payment.pk}:{min(charge.refunded_amount, payment.amount)}",
                 )
                 recorded += 1
     if not recorded:

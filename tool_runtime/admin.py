@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import uuid
 
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.db.models import Q, QuerySet
@@ -15,7 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
 from tool_runtime import principals
-from tool_runtime.models import ApiToken, IdempotencyKey
+from tool_runtime.models import ApiToken, ApiTokenKind, IdempotencyKey
 
 
 class ViewOnlyAdmin(admin.ModelAdmin):
@@ -80,6 +81,39 @@ class UuidSearchMixin:
         return results, may_have_duplicates
 
 
+class ApiTokenForm(forms.ModelForm):
+    order_events_url = forms.URLField(
+        required=False,
+        max_length=500,
+        assume_scheme="https",
+        label="Order events URL",
+        help_text="Where this agent takes the order events of the orders it placed (ACP order "
+        "webhooks); blank: none are sent.",
+    )
+    # Write-only, like the signing secret: left blank, the secret it has is kept.
+    order_events_secret = forms.CharField(
+        required=False,
+        max_length=128,
+        widget=forms.PasswordInput,
+        help_text="The secret order events are signed with (Merchant-Signature), shared with the "
+        "agent. Leave blank to keep the current one.",
+    )
+
+    class Meta:
+        model = ApiToken
+        fields = ["revoked", "order_events_url", "order_events_secret"]
+
+    def clean(self) -> dict:
+        data = super().clean()
+        url = data.get("order_events_url")
+        if url and self.instance.kind != ApiTokenKind.AGENT:
+            self.add_error("order_events_url", "Only an agent token takes order events.")
+        has_secret = data.get("order_events_secret") or self.instance.order_events_secret
+        if url and not has_secret:
+            self.add_error("order_events_secret", "Order events need a secret to be signed with.")
+        return data
+
+
 @admin.register(ApiToken)
 class ApiTokenAdmin(admin.ModelAdmin):
     """Only the prefix is ever shown; tokens are issued by `manage.py create_api_token`.
@@ -91,7 +125,17 @@ class ApiTokenAdmin(admin.ModelAdmin):
     list_filter = ["kind", "revoked", "created_at"]
     search_fields = ["prefix", "user__username", "user__email"]
     # The signing secret is never shown: it is given once, to the agent, at issue time.
-    fields = ["prefix", "user", "kind", "created_at", "expires_at", "revoked"]
+    form = ApiTokenForm
+    fields = [
+        "prefix",
+        "user",
+        "kind",
+        "created_at",
+        "expires_at",
+        "revoked",
+        "order_events_url",
+        "order_events_secret",
+    ]
     readonly_fields = ["prefix", "user", "kind", "created_at", "expires_at"]
     list_select_related = ["user"]
     actions = ["revoke_tokens"]
@@ -108,10 +152,15 @@ class ApiTokenAdmin(admin.ModelAdmin):
         return self.readonly_fields
 
     def save_model(self, request: HttpRequest, obj: ApiToken, form, change: bool) -> None:
-        # `revoked` is the one editable field, and it only ever goes one way.
+        # `revoked` only ever goes one way; the endpoint fields are written on their own.
         if form.cleaned_data.get("revoked"):
             principals.revoke_api_tokens(token_ids=[obj.pk])
-        obj.refresh_from_db(fields=["revoked"])
+        principals.set_order_events_endpoint(
+            token_id=obj.pk,
+            url=form.cleaned_data.get("order_events_url") or "",
+            secret=form.cleaned_data.get("order_events_secret") or None,
+        )
+        obj.refresh_from_db(fields=["revoked", "order_events_url", "order_events_secret"])
 
     @admin.action(description="Revoke selected tokens", permissions=["change"])
     def revoke_tokens(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:

@@ -26,6 +26,10 @@ class ApiToken(models.Model):
     kind = models.CharField(max_length=8, choices=ApiTokenKind.choices, default=ApiTokenKind.SCRIPT)
     # An agent's request-signing secret (HMAC-SHA256 over Timestamp and body); blank: unsigned.
     signing_secret = models.CharField(max_length=128, blank=True)
+    # Where the agent takes its order events (checkout.agentic.order_events), and the secret
+    # they are signed with (Merchant-Signature); blank URL: the agent takes none.
+    order_events_url = models.URLField(max_length=500, blank=True)
+    order_events_secret = models.CharField(max_length=128, blank=True)
 
     def __str__(self) -> str:
         return f"{self.prefix}… ({self.user}, {self.kind})"

@@ -64,6 +64,15 @@ def revoke_api_tokens(*, token_ids: Iterable[int]) -> int:
     return count
 
 
+def set_order_events_endpoint(*, token_id: int, url: str, secret: str | None = None) -> None:
+    """Where an agent token's order events go; `secret` None keeps the one it has. Writes only
+    these fields, so an edit never brings back a token revoked meanwhile."""
+    fields = {"order_events_url": url}
+    if secret is not None:
+        fields["order_events_secret"] = secret
+    ApiToken.objects.filter(pk=token_id, kind=ApiTokenKind.AGENT).update(**fields)
+
+
 def purge_expired_api_tokens(*, now: datetime | None = None) -> int:
     deleted, _ = ApiToken.objects.filter(expires_at__lte=now or timezone.now()).delete()
     return deleted

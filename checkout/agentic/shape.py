@@ -136,7 +136,7 @@ def _session_view(
         "line_items": _line_items(order) if order else [],
         "fulfillment_options": _options(order) if order else [],
         "selected_fulfillment_options": _selected(order) if order else [],
-        "totals": _totals(order) if order else [],
+        "totals": order_totals(order) if order else [],
         "messages": messages,
         "links": links(),
         "created_at": session.created_at.isoformat(),
@@ -229,7 +229,7 @@ def _line_items(order: Order) -> list[dict[str, Any]]:
     return items
 
 
-def _totals(order: Order) -> list[dict[str, Any]]:
+def order_totals(order: Order) -> list[dict[str, Any]]:
     c = order.currency
     tax = order.tax_name or _("Tax")
     tax_text = format_lazy(_("{tax} (included)"), tax=tax) if order.prices_include_tax else tax

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from checkout import receipts
+from checkout import order_changes, receipts
 from checkout.models import (
     Order,
     OrderStatus,
@@ -355,6 +355,7 @@ def complete(*, order: Order, correlation_id: str) -> SagaOutcome:
             )
             order.receipt_key = receipt_key
             receipts.do_enqueue_confirmation(order=order)
+            order_changes.changed(order_id=order.pk, change=order_changes.OrderChange.CONFIRMED)
             if workflow is not None and flow.can_move(workflow.current_step, Step.COMPLETED):
                 flow.move(workflow, Step.COMPLETED)
                 workflow.save(update_fields=["current_step", "visited_steps", "updated_at"])

@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone, translation
 
-from checkout import selectors
+from checkout import order_changes, selectors
 from checkout.errors import RETRYABLE_FAILURES
 from checkout.models import (
     Order,
@@ -197,6 +197,11 @@ def refund_payments(*, order: Order, correlation_id: str) -> Decimal:
                 if refund
                 else "Already refunded in full at the provider; nothing left to refund.",
             )
+            order_changes.changed(
+                order_id=order.pk,
+                change=order_changes.OrderChange.REFUNDED,
+                detail=f"{payment.pk}:{payment.amount}",
+            )
         step_log.checkpoint(order.pk, SagaStepName.REFUND, SagaStepStatus.SUCCEEDED)
         total += held
     return total
@@ -284,6 +289,8 @@ def release_and_close(
         )
         if workflow is not None:
             _roll_back_workflow(workflow, order, previous)
+        if previous == OrderStatus.COMPLETED:
+            order_changes.changed(order_id=order.pk, change=order_changes.OrderChange.CANCELLED)
     step_log.checkpoint(order.pk, SagaStepName.CANCEL_ORDER, SagaStepStatus.SUCCEEDED)
     return True
 

@@ -178,6 +178,8 @@ ACP_PRIVACY_URL = os.environ.get("ACP_PRIVACY_URL", f"{PUBLIC_ORIGIN.rstrip('/')
 ACP_SESSION_TTL_SECONDS = int(os.environ.get("ACP_SESSION_TTL_SECONDS", str(24 * 3600)))
 # How far a signed request's Timestamp may be from now.
 ACP_SIGNATURE_MAX_SKEW_SECONDS = 300
+# How long an agent's order-events endpoint may take to answer one event (then: retried).
+ACP_ORDER_EVENTS_TIMEOUT_SECONDS = float(os.environ.get("ACP_ORDER_EVENTS_TIMEOUT_SECONDS", "10"))
 IDEMPOTENCY_LOCK_TIMEOUT_SECONDS = int(os.environ.get("IDEMPOTENCY_LOCK_TIMEOUT_SECONDS", "60"))
 LOOP_GUARD_MAX_FAILURES = int(os.environ.get("LOOP_GUARD_MAX_FAILURES", "3"))
 LOOP_GUARD_WINDOW_SECONDS = int(os.environ.get("LOOP_GUARD_WINDOW_SECONDS", "600"))

@@ -113,3 +113,31 @@ def test_a_kind_with_no_handler_is_parked_not_lost(settings):
 def test_a_kind_has_one_handler():
     with pytest.raises(ValueError, match="already has a handler"):
         outbox.register_handler("stripe_event", lambda message: "a second one")
+
+
+def test_a_deferred_try_is_not_counted_and_waiting_never_parks(monkeypatch, settings):
+    settings.OUTBOX_MAX_ATTEMPTS = 2
+    settings.OUTBOX_RETRY_BASE_SECONDS = 30
+    blocked = {"on": True}
+
+    def waits_its_turn(message: OutboxMessage) -> str:
+        if blocked["on"]:
+            raise outbox.Deferred("the earlier one first")
+        return "sent"
+
+    monkeypatch.setitem(outbox._handlers, KIND, waits_its_turn)
+    message = outbox.enqueue(kind=KIND, key="note:waits", payload={})
+    later = timezone.now()
+    for _ in range(5):  # more waits than OUTBOX_MAX_ATTEMPTS
+        later += timedelta(hours=1)
+        assert outbox.deliver_due(now=later).pending == 1
+    message.refresh_from_db()
+    assert (message.status, message.attempts) == (OutboxStatus.PENDING, 0)
+    assert message.last_error == "Waiting: the earlier one first"
+    assert message.next_attempt_at == later + timedelta(seconds=30)
+    assert outbox.deliver_due(now=later).pending == 0  # not due again until the backoff passed
+
+    blocked["on"] = False
+    assert outbox.deliver_due(now=message.next_attempt_at).delivered == 1
+    message.refresh_from_db()
+    assert (message.status, message.attempts, message.last_error) == ("delivered", 1, "")

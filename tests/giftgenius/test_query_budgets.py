@@ -64,11 +64,11 @@ def test_one_commit_stays_within_its_query_budget(api, django_assert_max_num_que
     order_id, token = prepared(api, workflow_id)
     # The key read with the loop guard's count beside it, the claim, workflow, order, the
     # workflow lock and conditional claim of the order, the saga (payment and step rows,
-    # order/reservation/workflow updates, the receipt's outbox row), the workflow as it ended,
-    # the key settled, the call log: 19 statements on the default DB, plus the 10 savepoints the
-    # test transaction adds (the bearer token is cached; the simulator's ledger is another
-    # database).
-    with django_assert_max_num_queries(29):
+    # order/reservation/workflow updates, the receipt's outbox row, the order-change hook's one
+    # read: is it an agent's order?), the workflow as it ended, the key settled, the call log:
+    # 20 statements on the default DB, plus the 10 savepoints the test transaction adds (the
+    # bearer token is cached; the simulator's ledger is another database).
+    with django_assert_max_num_queries(30):
         response = commit(api, workflow_id, order_id, token, key="budget-key-0001")
     assert response.status == 200
     # A replay is one indexed read of the key, the loop guard's count beside it, and the
