@@ -31,7 +31,7 @@ from checkout.payments.provider import Charge, ChargeStatus, PaymentProvider, ge
 ZERO = Decimal("0.00")
 CENT = Decimal("0.01")
 OK, PENDING, BROKEN = "OK", "PENDING", "BROKEN"
-_IN_FLIGHT = {OrderStatus.PAYMENT_PENDING, OrderStatus.PROCESSING}
+_IN_FLIGHT = {OrderStatus.PAYMENT_PENDING, OrderStatus.PROCESSING, OrderStatus.AWAITING_PAYMENT}
 _UNPAID = {OrderStatus.DRAFT, OrderStatus.FAILED, OrderStatus.CANCELLED}
 
 

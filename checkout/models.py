@@ -21,6 +21,7 @@ class OrderStatus(models.TextChoices):
     DRAFT = "draft", "Draft (prepared, stock held)"
     PROCESSING = "processing", "Processing (saga running)"
     PAYMENT_PENDING = "payment_pending", "Payment pending"
+    AWAITING_PAYMENT = "awaiting_payment", "Awaiting payment (person paying at the provider)"
     COMPLETED = "completed", "Completed"
     FAILED = "failed", "Failed (compensated)"
     CANCELLED = "cancelled", "Cancelled"
@@ -104,6 +105,14 @@ class Order(models.Model):
     correlation_id = models.CharField(max_length=64, blank=True, db_index=True)
     # When a draft's stock hold lapses (the expiry sweep cancels drafts past it).
     expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Where the person finishes paying, while the order awaits payment: the provider's hosted
+    # checkout (a Checkout Session) or its authentication page (3-D Secure). The session id is
+    # what every later question to the provider names; the URL and its expiry are the
+    # next_action commit_order and get_order show.
+    payment_session_id = models.CharField(max_length=255, blank=True, db_index=True)
+    payment_url = models.URLField(max_length=2000, blank=True)
+    payment_url_reason = models.CharField(max_length=20, blank=True)
+    payment_url_expires_at = models.DateTimeField(null=True, blank=True)
     # Saga run number: a retry after a retryable, compensated failure runs the saga again.
     saga_attempt = models.PositiveSmallIntegerField(default=1)
     # The order's short lease (checkout.saga.lease): whoever holds it, a sweep or a webhook, is the

@@ -38,7 +38,15 @@ COUNTRY_CODES = (
     "VN", "VU", "WF", "WS", "YE", "YT", "ZA", "ZM", "ZW",
 )  # fmt: skip
 
-ORDER_STATUSES = ("draft", "processing", "payment_pending", "completed", "failed", "cancelled")
+ORDER_STATUSES = (
+    "draft",
+    "processing",
+    "payment_pending",
+    "awaiting_payment",
+    "completed",
+    "failed",
+    "cancelled",
+)
 OrderStatusName = Literal[ORDER_STATUSES]  # type: ignore[valid-type]
 EXAMPLE_WORKFLOW = "3f2b8c1e-6d4a-4f7b-9c2e-1a5d7e9f0b34"
 EXAMPLE_ORDER = "9b1d5c7e-2f4a-4e8b-a6c3-0d2e4f6a8b10"
@@ -324,14 +332,34 @@ class CommitOrderInput(ToolInput):
     idempotency_key: str = IdempotencyKeyField
 
 
+class NextAction(BaseModel):
+    """Where the person finishes paying, outside the chat: the widget opens `url` with the
+    host's link-opening call."""
+
+    type: Literal["open_url"]
+    reason: Literal["hosted_checkout", "authenticate"] = Field(
+        description="hosted_checkout: the payment service's page for a new card; authenticate: "
+        "the bank's check (3-D Secure) for a saved card."
+    )
+    url: str = Field(description="The payment service's page; never ask for card details in chat.")
+    expires_at: datetime = Field(
+        description="The page works and the gift is held until then; after it the order is "
+        "cancelled and the stock released."
+    )
+
+
 class CommitOrderOutput(ToolOutput):
     workflow_id: UUID
     current_step: StepId
     order_id: UUID
-    status: Literal["completed", "payment_pending", "processing"]
+    status: Literal["completed", "payment_pending", "processing", "awaiting_payment"]
     amount: str
     currency: str
     message: str = Field(description="What to tell the person.")
+    next_action: NextAction | None = Field(
+        default=None,
+        description="Present while the order awaits payment: the page the person pays on.",
+    )
 
 
 # --- cancel_order -----------------------------------------------------------------------------
@@ -430,10 +458,16 @@ class GetOrderOutput(ToolOutput, OrderTotals):
     shipping: dict
     payment_method: PaymentMethodRef
     created_at: datetime
-    expires_at: datetime | None = Field(description="Until when a draft's stock is held.")
+    expires_at: datetime | None = Field(
+        description="Until when the stock is held (a draft, or an order awaiting payment)."
+    )
     failure: OrderFailure | None = None
     payments: list[PaymentOut]
     saga: list[SagaStepOut] = Field(description="The checkout steps in order, with outcomes.")
     fulfilment: FulfilmentOut = Field(
         description="Where the gift is: shipping status and tracking (the window is in delivery)."
+    )
+    next_action: NextAction | None = Field(
+        default=None,
+        description="Present while the order awaits payment: the page the person pays on.",
     )

@@ -97,6 +97,22 @@ def payment_method_ref(method_id: str) -> dict:
     return {"id": method_id, "label": method.label if method else method_id}
 
 
+# The statuses whose stock waits for the person: a draft to confirm, an order to pay.
+HELD_FOR_PERSON = (OrderStatus.DRAFT, OrderStatus.AWAITING_PAYMENT)
+
+
+def next_action_of(order: Order) -> dict | None:
+    """Where the person finishes paying, while the order awaits payment; None otherwise."""
+    if order.status != OrderStatus.AWAITING_PAYMENT or not order.payment_url:
+        return None
+    return {
+        "type": "open_url",
+        "reason": order.payment_url_reason,
+        "url": order.payment_url,
+        "expires_at": order.payment_url_expires_at or order.expires_at,
+    }
+
+
 def order_detail(order: Order) -> dict:
     """Everything get_order shows: status, money, payments and the saga timeline."""
     failure = None
@@ -117,7 +133,8 @@ def order_detail(order: Order) -> dict:
         "shipping": order.shipping,
         "payment_method": payment_method_ref(order.payment_method_id),
         "created_at": order.created_at,
-        "expires_at": order.expires_at if order.status == "draft" else None,
+        "expires_at": order.expires_at if order.status in HELD_FOR_PERSON else None,
+        "next_action": next_action_of(order),
         "failure": failure,
         "fulfilment": {
             "status": order.fulfilment_status,

@@ -48,6 +48,12 @@ COMMIT_MESSAGES = {
         "(not failed) and that they will not be charged twice; check later with get_order."
     ),
     "processing": "The payment is being processed right now. Check the outcome with get_order in a moment.",
+    "awaiting_payment": (
+        "The person finishes paying on the payment service's page that opened (next_action.url). "
+        "Tell them to finish paying there and come back to the chat; the gift is held until "
+        "next_action.expires_at, after which the order is cancelled and nothing is charged. "
+        "Never ask for card details in the chat. Follow the order with get_order."
+    ),
 }
 
 
@@ -162,6 +168,7 @@ def _commit_answer(committed: services.CommittedOrder, args: CommitOrderInput) -
         amount=str(order.amount),
         currency=order.currency,
         message=COMMIT_MESSAGES[order.status],
+        next_action=selectors.next_action_of(order),
     )
     meta = {"idempotency_key": args.idempotency_key}
     if order.receipt_key:  # the person's receipt link: for the widget, never for the model
@@ -205,8 +212,8 @@ register(
         description=(
             "List the person's saved payment methods (id, label such as 'Visa •••• 4242', expiry). Call it "
             "once a gift is selected, before prepare_order, and pass the chosen id as payment_method_id. "
-            "The entry 'new_card' (a new card entered on the payment service's own page) is not available "
-            "yet. It changes nothing. Do NOT call it before select_gift, and never invent payment method ids."
+            "The entry 'new_card' means paying with a new card on the payment service's own page (the "
+            "person types the card there, never in the chat). It changes nothing. Do NOT call it before select_gift, and never invent payment method ids."
         ),
         input_model=GetPaymentMethodsInput,
         output_model=GetPaymentMethodsOutput,
@@ -265,8 +272,11 @@ register(
         description=(
             "Charge the payment method and complete a prepared order. Only works with the confirmation "
             'token the widget sends when the person presses "Confirm purchase"; the model cannot confirm '
-            "on its own. Result status: completed, or payment_pending (processing: tell the person it is "
-            "processing, not failed). A retry with the same idempotency_key never charges twice. Do NOT "
+            "on its own. Result status: completed; payment_pending (processing: tell the person it is "
+            "processing, not failed); or awaiting_payment with next_action (a new card, or a bank "
+            "check on a saved card): tell the person to finish paying on the page that opened and "
+            "come back, the gift being held until next_action.expires_at. A retry with the same "
+            "idempotency_key never charges twice and returns the same page. Do NOT "
             "call it without the person's confirmation, and do NOT use it to change an order (use "
             "prepare_order)."
         ),
@@ -294,7 +304,9 @@ register(
             "Cancel one of the person's orders: refunds the payment if it was charged, releases the stock "
             "and cancels it. Cancelling an already cancelled order is a harmless no-op. Only when the person "
             "asks to cancel. Do NOT use it to switch gift or payment method before paying (prepare_order "
-            "replaces a draft). It cannot cancel while a payment is still processing (retry with the same "
+            "replaces a draft). An order awaiting payment is cancelled at the payment service first "
+            "(nothing is charged; a payment that got through is refunded). It cannot cancel while a "
+            "payment is still processing (retry with the same "
             "idempotency_key once it settles), nor a gift already shipped (the person contacts the shop "
             "for a return)."
         ),
@@ -322,7 +334,9 @@ register(
             "Read one of the person's orders: status, line items and totals, the delivery option and its "
             "arrival window, gift options, payments (charged, refunded), the checkout steps with their "
             "outcomes, the failure reason if any, and fulfilment: shipping status (unfulfilled, shipped, "
-            "delivered) and tracking. Call it to follow a payment_pending order, to explain a failure, or "
+            "delivered) and tracking, and next_action (the page to finish paying on) while the order is "
+            "awaiting_payment. Call it to follow a payment_pending or awaiting_payment order, to "
+            "explain a failure, or "
             "when the person asks where their gift is. It changes nothing; do NOT call it in a tight loop."
         ),
         input_model=GetOrderInput,

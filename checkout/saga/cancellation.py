@@ -67,6 +67,14 @@ def do_cancel_order(
                 order,
                 code="ORDER_NOT_CANCELLABLE",
             )
+        elif order.status == OrderStatus.AWAITING_PAYMENT:
+            return RollbackOutcome(
+                REFUSED,
+                "The person is paying on the payment service's page (status awaiting_payment). "
+                "Wait until the payment is settled or the page expires, then cancel.",
+                order,
+                code="ORDER_NOT_CANCELLABLE",
+            )
         elif order.status == OrderStatus.DRAFT:
             if compensation.do_release_draft(
                 order_id=order.pk,

@@ -7,9 +7,18 @@ from checkout.models import OrderStatus, PaymentStatus
 # --- orders ---------------------------------------------------------------------------------
 
 # An order that still holds (or may still take) the person's stock and money.
-LIVE_STATUSES = (OrderStatus.DRAFT, OrderStatus.PROCESSING, OrderStatus.PAYMENT_PENDING)
-# Being paid for: claimed by a commit, its charge not yet settled.
-IN_FLIGHT = (OrderStatus.PROCESSING, OrderStatus.PAYMENT_PENDING)
+LIVE_STATUSES = (
+    OrderStatus.DRAFT,
+    OrderStatus.PROCESSING,
+    OrderStatus.PAYMENT_PENDING,
+    OrderStatus.AWAITING_PAYMENT,
+)
+# Being paid for: claimed by a commit, its charge not yet settled. Awaiting payment is the
+# person paying on the provider's page (hosted checkout, 3-D Secure): stock held, and only the
+# provider's word (a webhook, a lookup) completes or closes it.
+IN_FLIGHT = (OrderStatus.PROCESSING, OrderStatus.PAYMENT_PENDING, OrderStatus.AWAITING_PAYMENT)
+# Waiting for the person at the provider: cancelling expires the session there first.
+AWAITING = (OrderStatus.AWAITING_PAYMENT,)
 # Closed without a sale: compensated, or cancelled.
 FINAL_STATUSES = (OrderStatus.FAILED, OrderStatus.CANCELLED)
 # What a compensation may still close.
@@ -17,6 +26,7 @@ OPEN_STATUSES = (
     OrderStatus.DRAFT,
     OrderStatus.PROCESSING,
     OrderStatus.PAYMENT_PENDING,
+    OrderStatus.AWAITING_PAYMENT,
     OrderStatus.COMPLETED,
 )
 
