@@ -81,12 +81,15 @@ declare_errors(
         _("Please choose one of your saved payment methods."),
     ),
     error_spec(
-        "NEW_CARD_NOT_AVAILABLE",
+        "CHECKOUT_EXPIRED",
         B,
-        False,
-        422,
+        True,
+        409,
         ANALYTICS,
-        _("Paying with a new card is not available yet. Please choose one of your saved cards."),
+        _(
+            "The payment page expired before the payment was made. You have not been charged, "
+            "and the gift is no longer held."
+        ),
     ),
     error_spec(
         "CARD_DECLINED",

@@ -347,6 +347,30 @@ class SimulatedRefund(models.Model):
         return f"{self.refund_id} {self.amount} of {self.charge_id}"
 
 
+class SimulatedCheckoutSession(models.Model):
+    """The simulator's hosted payment page (its Checkout Session): a new card is "entered" here,
+    by choosing one of the test cards, each charge attempt under a key of its own
+    (`charge_key`) so another card may follow a decline."""
+
+    checkout_id = models.CharField(max_length=40, unique=True)
+    idempotency_key = models.CharField(max_length=200, unique=True)
+    order_id = models.CharField(max_length=64, blank=True, db_index=True)
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+    currency = models.CharField(max_length=3)
+    lines = models.JSONField(default=list, blank=True)
+    metadata = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=10, default="open")  # open | complete | expired
+    charge_key = models.CharField(max_length=200, blank=True)
+    tries = models.PositiveIntegerField(default=0)
+    success_url = models.CharField(max_length=2000)
+    cancel_url = models.CharField(max_length=2000)
+    expires_at = models.DateTimeField()
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    def __str__(self) -> str:
+        return f"{self.checkout_id} {self.amount} {self.currency} ({self.status})"
+
+
 class OutboxStatus(models.TextChoices):
     PENDING = "pending", "Pending (not delivered yet, or waiting for a retry)"
     DELIVERED = "delivered", "Delivered (sent or applied)"

@@ -15,7 +15,9 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from checkout.models import Order, OrderLine, OrderStatus, Payment
-from checkout.payments.methods import payment_method
+from checkout.payments import gateway
+from checkout.payments.methods import NEW_CARD, NEW_CARD_METHOD, payment_method
+from checkout.payments.provider import ProviderError, get_provider
 from checkout.pricing import DeliveryOption, round_money
 from checkout.store import GiftWrap
 from gifts.models import Step, WorkflowContext
@@ -93,7 +95,7 @@ def gift_of(order: Order) -> dict | None:
 
 
 def payment_method_ref(method_id: str) -> dict:
-    method = payment_method(method_id)
+    method = NEW_CARD_METHOD if method_id == NEW_CARD else payment_method(method_id)
     return {"id": method_id, "label": method.label if method else method_id}
 
 
@@ -406,4 +408,32 @@ def staff_order_view(order: Order) -> dict:
         "tracking_number": order.tracking_number,
         "tracking_url": order.tracking_url,
         "timeline": list(order.saga_steps.all()),
+        "at_provider": payment_at_provider(order),
     }
+
+
+def payment_at_provider(order: Order) -> list[dict]:
+    """The order's payment page and payment as the provider holds them now (asked live), with
+    a link to each in the provider's dashboard where it has one."""
+    provider = get_provider()
+    link = getattr(provider, "dashboard_url", None)
+    items: list[dict] = []
+    charge_ids = [p.provider_charge_id for p in order.payments.all() if p.provider_charge_id]
+    try:
+        if order.payment_session_id:
+            page = gateway.retrieve_hosted_checkout(checkout_id=order.payment_session_id)
+            state = f"{page.status}, {'paid' if page.paid else 'not paid'}"
+            items.append({"what": "Payment page", "id": page.id, "state": state})
+            if page.charge is not None and page.charge.id not in charge_ids:
+                charge_ids.append(page.charge.id)
+        for charge_id in charge_ids:
+            charge = gateway.retrieve(charge_id=charge_id)
+            state = f"{charge.status}, {charge.amount} {charge.currency}"
+            if charge.refunded_amount:
+                state += f", {charge.refunded_amount} refunded"
+            items.append({"what": "Payment", "id": charge.id, "state": state})
+    except ProviderError as exc:
+        items.append({"what": "Provider", "id": "—", "state": f"could not be asked ({exc.code})"})
+    for item in items:
+        item["link"] = link(object_id=item["id"]) if link and item["id"] != "—" else ""
+    return items

@@ -33,7 +33,7 @@ from checkout.payments.methods import (
     persons_payment_method,
 )
 from checkout.payments.provider import ProviderError
-from checkout.saga import cancellation, charge, compensation, draft
+from checkout.saga import cancellation, commit, compensation, draft
 from checkout.saga.cancellation import RollbackOutcome
 from checkout.saga.outcome import InProgress, SagaOutcome
 from checkout.saga.states import (
@@ -70,18 +70,11 @@ def payment_method_error(payment_method_id: str, *, owner: AbstractBaseUser) -> 
 
     Another person's card, a detached one and an unknown id all get PAYMENT_METHOD_UNKNOWN,
     the same answer, so it tells nothing about anyone else's cards. With saved cards (Stripe),
-    an id that is not a PaymentMethod id at all is a VALIDATION_ERROR, and a new card is
-    refused until hosted checkout exists."""
+    an id that is not a PaymentMethod id at all is a VALIDATION_ERROR. A new card is always
+    accepted: it is entered on the provider's hosted page, never here."""
     saved_cards = keeps_saved_cards()
-    if saved_cards and payment_method_id == NEW_CARD:
-        return ToolError(
-            "NEW_CARD_NOT_AVAILABLE",
-            "Paying with a new card (on the payment service's hosted page) is not available "
-            "yet. Choose one of the person's saved cards from get_payment_methods.",
-            field="payment_method_id",
-            expected="the id of a saved card get_payment_methods returned",
-            next_actions=["get_payment_methods"],
-        )
+    if payment_method_id == NEW_CARD:
+        return None  # paid on the provider's own page (checkout.saga.hosted)
     if saved_cards and not SAVED_CARD_ID.fullmatch(payment_method_id):
         return ToolError(
             "VALIDATION_ERROR",
@@ -217,7 +210,7 @@ def _check_card_still_saved(order: Order, workflow: WorkflowContext) -> None:
     """With saved cards, the card chosen at prepare must still be the person's (they may have
     removed it since): checked before anything is charged, so a detached card is answered as
     one, never as a payment service fault."""
-    if not keeps_saved_cards():
+    if not keeps_saved_cards() or order.payment_method_id == NEW_CARD:
         return
     error = payment_method_error(order.payment_method_id, owner=workflow.owner)
     if error is None:
@@ -258,7 +251,7 @@ def commit_order(
     )
     if order.status not in IN_FLIGHT:  # in flight: a repeated confirm, answered as it stands
         order.locale = locale  # written by the claim, under the workflow lock
-        outcome = charge.do_commit_order(order=order, correlation_id=correlation_id)
+        outcome = commit.do_commit_order(order=order, correlation_id=correlation_id)
         if outcome.error_code:
             raise _checkout_failure(outcome.error_code, outcome.order)
         order = outcome.order
@@ -381,6 +374,18 @@ def _checkout_failure(code: str, order: Order) -> ToolError:
                 "prepare_order with another payment_method_id",
                 "select_gift (a cheaper gift)",
                 "stop",
+            ],
+        )
+    if code == "CHECKOUT_EXPIRED":
+        return ToolError(
+            code,
+            "The payment page expired before the person paid. Nothing was charged and the stock "
+            'was released. The person can press "Try again" in the widget for a new payment page '
+            "(the same order), or choose a saved card.",
+            details=details,
+            next_actions=[
+                'ask the person to press "Try again" in the widget',
+                "prepare_order with another payment_method_id",
             ],
         )
     if code == "OUT_OF_STOCK":

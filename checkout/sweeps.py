@@ -15,13 +15,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.conf import settings
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from checkout import outbox
 from checkout.models import Order, OrderStatus, Payment, PaymentStatus, SagaStep
 from checkout.payments.provider import ProviderError
-from checkout.saga import compensation, lease, recovery
+from checkout.saga import compensation, hosted, lease, recovery
 from checkout.saga.states import FINAL_STATUSES, UNDECIDED_PAYMENTS
 from gifts.models import Step
 from tool_runtime.idempotency import purge_expired_keys
@@ -39,7 +40,7 @@ class SweepReport:
     expired: int = 0  # drafts whose hold lapsed, cancelled and their stock released
     abandoned: int = 0  # drafts a crashed prepare_order left behind, cancelled
     recovered: int = 0  # stuck sagas completed or compensated
-    reconciled: int = 0  # undecided payments settled with the provider
+    reconciled: int = 0  # undecided payments and overdue payment pages settled with the provider
     purged: int = 0  # expired idempotency keys deleted
     purged_tokens: int = 0  # expired (QA preview) API tokens deleted
     outbox_delivered: int = 0  # outbox messages delivered (webhook events applied, e-mails sent)
@@ -80,6 +81,11 @@ def run_sweeps(*, older_than_seconds: float = DEFAULT_OLDER_THAN_SECONDS) -> Swe
     )
     report.reconciled = _each(
         undecided_payments(), lambda o: recovery.reconcile_order(o, correlation_id=cid), report
+    )
+    report.reconciled += _each(
+        overdue_payment_pages(),
+        lambda o: hosted.settle_hosted_checkout(order=o, correlation_id=cid),
+        report,
     )
     delivered = outbox.deliver_due()
     report.outbox_delivered, report.outbox_parked = delivered.delivered, delivered.parked
@@ -132,9 +138,20 @@ def stuck_orders(cutoff) -> QuerySet[Order]:
 
 
 def undecided_payments() -> QuerySet[Order]:
-    """Orders (not mid-saga) with a charge whose outcome the provider has not settled for us."""
-    return Order.objects.exclude(status=OrderStatus.PROCESSING).filter(
-        Exists(Payment.objects.filter(order=OuterRef("pk"), status__in=UNDECIDED_PAYMENTS))
+    """Orders (not mid-saga, nor on a payment page) with a charge whose outcome the provider
+    has not settled for us."""
+    return Order.objects.exclude(
+        status__in=(OrderStatus.PROCESSING, OrderStatus.AWAITING_PAYMENT)
+    ).filter(Exists(Payment.objects.filter(order=OuterRef("pk"), status__in=UNDECIDED_PAYMENTS)))
+
+
+def overdue_payment_pages() -> QuerySet[Order]:
+    """Orders awaiting payment on the provider's page for HOSTED_CHECKOUT_RECONCILE_SECONDS
+    or past their hold: asked afresh, in case the provider's event was lost."""
+    opened_before = timezone.now() - timedelta(seconds=settings.HOSTED_CHECKOUT_RECONCILE_SECONDS)
+    return Order.objects.filter(status=OrderStatus.AWAITING_PAYMENT).filter(
+        Q(expires_at__lte=timezone.now())
+        | Exists(Payment.objects.filter(order=OuterRef("pk"), created_at__lte=opened_before))
     )
 
 

@@ -1,13 +1,16 @@
-"""HTTP endpoints of checkout: the payment provider's signed webhooks."""
+"""HTTP endpoints of checkout: the payment provider's signed webhooks, the pages the provider's
+payment page sends the person back to, and the simulator's own payment page."""
 
 from __future__ import annotations
 
 from django.conf import settings
-from django.http import HttpRequest, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from checkout import webhooks
+from checkout import hosted_pages, webhooks
+from checkout.payments.provider import CheckoutStatus
 from tool_runtime.observability import get_logger
 
 
@@ -46,3 +49,35 @@ def _bounded_body(request: HttpRequest, *, limit: int) -> bytes | None:
 def _error(status: int, code: str, message: str, *, field: str | None = None) -> JsonResponse:
     error = {"code": code, "message": message, **({"field": field} if field else {})}
     return JsonResponse({"error": error}, status=status)
+
+
+# --- back from the payment page, and the simulator's own page ---------------------------------
+# Nothing on these pages names an order: the session id in the address is only a reason to ask
+# the provider (checkout.hosted_pages).
+
+
+@require_GET
+def payment_returned(request: HttpRequest) -> HttpResponse:
+    paid = hosted_pages.returned_paid(checkout_id=request.GET.get("session_id", "")[:300])
+    return render(request, "checkout/payment_returned.html", {"paid": paid})
+
+
+@require_GET
+def payment_not_made(request: HttpRequest) -> HttpResponse:
+    return render(request, "checkout/payment_not_made.html")
+
+
+@require_http_methods(["GET", "POST"])
+def simulated_payment_page(request: HttpRequest, checkout_id: str) -> HttpResponse:
+    if request.method == "POST":
+        page = hosted_pages.pay_simulated_page(
+            checkout_id=checkout_id,
+            payment_method_id=request.POST.get("payment_method", "")[:64],
+        )
+    else:
+        page = hosted_pages.simulated_page(checkout_id=checkout_id)
+    if page is None:
+        raise Http404("No such payment page.")
+    if page.page.status == CheckoutStatus.COMPLETE:
+        return redirect(page.success_url)
+    return render(request, "checkout/simulated_payment_page.html", {"page": page})

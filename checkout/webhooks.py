@@ -36,7 +36,7 @@ from checkout.models import (
 from checkout.payments import gateway
 from checkout.payments.gateway import ChargeResult
 from checkout.payments.provider import ProviderRejected, ProviderUnavailable
-from checkout.saga import compensation, lease, recovery, step_log
+from checkout.saga import compensation, hosted, lease, recovery, step_log
 from checkout.saga.charge import apply_charge_outcome
 from checkout.saga.states import CAPTURED_PAYMENTS, UNDECIDED_PAYMENTS
 from tool_runtime.observability import get_logger
@@ -47,7 +47,16 @@ OUTBOX_KIND = "stripe_event"
 # Events whose payment we settle; any other type is answered 2xx and ignored.
 PAYMENT_EVENTS = frozenset({"payment_intent.succeeded", "payment_intent.payment_failed"})
 REFUND_EVENTS = frozenset({"charge.refunded"})
-HANDLED_TYPES = PAYMENT_EVENTS | REFUND_EVENTS
+# A payment page (Checkout Session) paid, settled later, failed or expired.
+CHECKOUT_EVENTS = frozenset(
+    {
+        "checkout.session.completed",
+        "checkout.session.async_payment_succeeded",
+        "checkout.session.async_payment_failed",
+        "checkout.session.expired",
+    }
+)
+HANDLED_TYPES = PAYMENT_EVENTS | REFUND_EVENTS | CHECKOUT_EVENTS
 AGREED = "Already in agreement with the provider."
 
 
@@ -170,6 +179,24 @@ def receive_stripe_event(*, payload: bytes, signature_header: str | None) -> Rec
     return Receipt(event.id, event.type, RECEIPT_STATUS[status])
 
 
+def receive_simulator_event(*, checkout_id: str, order_id: uuid.UUID) -> str:
+    """The simulator's word that its payment page changed (the person paid on it): stored and
+    applied as a Stripe event is, so the order settles through the same path."""
+    event_id = f"evt_sim_{uuid.uuid4().hex}"
+    stored = outbox.enqueue(
+        kind=OUTBOX_KIND,
+        key=f"simulator:{event_id}",
+        payload={
+            "event_id": event_id,
+            "event_type": "checkout.session.completed",
+            "provider_payment_id": checkout_id,
+        },
+        order_id=order_id,
+        key_is_new=True,  # a fresh event id
+    )
+    return outbox.deliver(message_pk=stored.pk) if stored is not None else OutboxStatus.PENDING
+
+
 def too_large() -> WebhookRejected:
     return WebhookRejected("WEBHOOK_TOO_LARGE", "The event is larger than 1 MB.")
 
@@ -268,6 +295,12 @@ def _apply(event: StoredEvent, *, correlation_id: str) -> str:
         order.refresh_from_db()
         if event.event_type in REFUND_EVENTS:
             return _record_provider_refunds(order, correlation_id=correlation_id)
+        if order.payment_session_id and (
+            order.status == OrderStatus.AWAITING_PAYMENT or event.event_type in CHECKOUT_EVENTS
+        ):
+            # Paid on the provider's page: the page says what happened, including a failed
+            # card the person may still replace with another while it is open.
+            return hosted.settle_hosted_checkout(order=order, correlation_id=correlation_id)
         return _settle_payments(order, correlation_id=correlation_id)
     finally:
         lease.release_order(order_id=order.pk, lease_until=lease_until)
@@ -280,6 +313,9 @@ def _order_for(event: StoredEvent) -> Order | None:
             return order
     if not event.provider_payment_id:
         return None
+    paged = Order.objects.filter(payment_session_id=event.provider_payment_id).first()
+    if paged is not None:
+        return paged
     payment = Payment.objects.filter(provider_charge_id=event.provider_payment_id).first()
     if payment is not None:
         return payment.order

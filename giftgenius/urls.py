@@ -16,6 +16,13 @@ urlpatterns = [
     path("api/", api.urls),
     path("admin/", admin.site.urls),
     path("webhooks/stripe", checkout_views.stripe_webhook, name="stripe-webhook"),
+    path("checkout/paid", checkout_views.payment_returned, name="checkout-paid"),
+    path("checkout/not-paid", checkout_views.payment_not_made, name="checkout-not-paid"),
+    path(
+        "checkout/simulated-pay/<str:checkout_id>",
+        checkout_views.simulated_payment_page,
+        name="checkout-simulated-pay",
+    ),
     path("o/login/", SignInView.as_view(), name="oauth-login"),
     path("o/signed-in/", SignedInView.as_view(), name="oauth-signed-in"),
     path("", include("giftgenius.oauth.urls")),

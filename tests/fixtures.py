@@ -276,7 +276,12 @@ def assert_books_balance(*products: Product, initial: dict[int, int]) -> None:
             initial[product.pk],
         )
     orphans = Reservation.objects.filter(status=ReservationStatus.HELD).exclude(
-        order__status__in=[OrderStatus.DRAFT, OrderStatus.PROCESSING, OrderStatus.PAYMENT_PENDING]
+        order__status__in=[
+            OrderStatus.DRAFT,
+            OrderStatus.PROCESSING,
+            OrderStatus.PAYMENT_PENDING,
+            OrderStatus.AWAITING_PAYMENT,
+        ]
     )
     assert not orphans.exists(), list(orphans.values("order__status", "status"))
     confirmed_not_sold = Reservation.objects.filter(status=ReservationStatus.CONFIRMED).exclude(

@@ -35,6 +35,7 @@ from checkout.payments.provider import (
     CardDeclined,
     Charge,
     ChargeStatus,
+    HostedCheckout,
     ProviderRejected,
     ProviderTimeout,
     ProviderUnavailable,
@@ -309,3 +310,44 @@ def retrieve(*, charge_id: str, tries: _Tries | None = None) -> Charge:
         fields={"charge_id": charge_id},
         tries=_Tries() if tries is None else tries,
     )
+
+
+# --- hosted checkout: the provider's own page, where the person pays -------------------------
+
+
+def start_hosted_checkout(*, idempotency_key: str, **page: object) -> HostedCheckout:
+    """Open the payment page for an order attempt (once per key, whatever the retries): see
+    PaymentProvider.start_hosted_checkout. Raises ProviderError when it cannot be opened; the
+    person was then given no page, so nothing can have been paid through it."""
+    provider = get_provider()
+    return _retried_call(
+        lambda: provider.start_hosted_checkout(idempotency_key=idempotency_key, **page),
+        event="payment_checkout_start",
+        fields={"idempotency_key": idempotency_key},
+        tries=_Tries(),
+    )
+
+
+def retrieve_hosted_checkout(*, checkout_id: str) -> HostedCheckout:
+    """What the provider says about a payment page now (retried like every read)."""
+    provider = get_provider()
+    return _retried_call(
+        lambda: provider.retrieve_hosted_checkout(checkout_id=checkout_id),
+        event="payment_checkout_retrieve",
+        fields={"checkout_id": checkout_id},
+        tries=_Tries(),
+    )
+
+
+def expire_hosted_checkout(*, checkout_id: str) -> HostedCheckout:
+    """Close a payment page so nothing more can be paid through it; answered with what it is
+    (paid meanwhile, or expired)."""
+    provider = get_provider()
+    page = _retried_call(
+        lambda: provider.expire_hosted_checkout(checkout_id=checkout_id),
+        event="payment_checkout_expire",
+        fields={"checkout_id": checkout_id},
+        tries=_Tries(),
+    )
+    _log().info("payment_checkout_expire", checkout_id=checkout_id, status=page.status)
+    return page

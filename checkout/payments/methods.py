@@ -3,7 +3,8 @@
 With the simulator: the saved test cards. Every user has all of them (they stand for the demo
 user's saved cards); each triggers one provider behaviour (see checkout.payments.simulator).
 With a provider that keeps saved cards (Stripe): the cards saved to the person's own Customer,
-and "a new card", never the test list."""
+never the test list. Both offer "a new card", entered on the provider's own payment page
+(checkout.saga.hosted), never in the chat."""
 
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ NEW_CARD_METHOD = PaymentMethod(
     label="New card",
     brand="",
     last4="",
-    description="Pay with a new card on the payment service's own page (not available yet).",
+    description="Pay with a new card on the payment service's own page.",
 )
 
 
@@ -87,7 +88,7 @@ def offered_payment_methods(*, user: Any) -> tuple[PaymentMethod, ...]:
     """What this person may pay with (see the module docstring). May ask the provider. Without
     a person (`user=None`) there are no saved cards to show."""
     if not keeps_saved_cards():
-        return PAYMENT_METHODS
+        return (*PAYMENT_METHODS, NEW_CARD_METHOD)
     if user is None:
         return (NEW_CARD_METHOD,)
     from checkout.payments.stripe_customers import saved_cards
@@ -106,10 +107,10 @@ def keeps_saved_cards() -> bool:
 def persons_payment_method(*, user: Any, payment_method_id: str) -> PaymentMethod | None:
     """The person's payment method with this id, or None. With saved cards, asks the provider
     for that card on the person's Customer only, so another person's card is never found."""
-    if not keeps_saved_cards():
-        return _BY_ID.get(payment_method_id)
     if payment_method_id == NEW_CARD:
         return NEW_CARD_METHOD
+    if not keeps_saved_cards():
+        return _BY_ID.get(payment_method_id)
     from checkout.payments.stripe_customers import saved_card
 
     card = saved_card(user=user, payment_method_id=payment_method_id)

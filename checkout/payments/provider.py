@@ -57,6 +57,39 @@ class Refund:
     idempotency_key: str
 
 
+class CheckoutStatus:
+    OPEN = "open"  # the person may still pay on the page
+    COMPLETE = "complete"  # paid, or a payment that settles later was made
+    EXPIRED = "expired"  # closed unpaid: nothing can be paid through it any more
+
+
+@dataclass(frozen=True)
+class CheckoutLine:
+    """One line of what the hosted page shows; their sum (with shipping) is the order total."""
+
+    name: str
+    unit_amount: Decimal
+    quantity: int = 1
+
+
+@dataclass(frozen=True)
+class HostedCheckout:
+    """A page at the provider where the person pays (Stripe's Checkout Session, "cs_..."), or
+    where they authenticate a saved card's payment (3-D Secure: `id` is the intent's)."""
+
+    id: str
+    url: str  # where the person pays; empty once closed
+    status: str  # CheckoutStatus
+    paid: bool  # the provider captured the money
+    expires_at: datetime
+    charge: Charge | None  # the payment made through the page, once one was attempted
+    metadata: dict  # includes "order_id"
+
+    @property
+    def order_id(self) -> str:
+        return str(self.metadata.get("order_id") or "")
+
+
 class ProviderError(Exception):
     """Anything the provider answered other than a result."""
 
@@ -142,6 +175,33 @@ class PaymentProvider(Protocol):
     def refund(self, *, charge_id: str, amount: Decimal, idempotency_key: str) -> Refund: ...
 
     def charges_for_order(self, *, order_id: str) -> list[Charge]: ...
+
+    def start_hosted_checkout(
+        self,
+        *,
+        amount: Decimal,
+        currency: str,
+        lines: list[CheckoutLine],
+        shipping: CheckoutLine | None,
+        payer: object,
+        idempotency_key: str,
+        metadata: dict,
+        success_url: str,
+        cancel_url: str,
+        expires_at: datetime,
+    ) -> HostedCheckout:
+        """Open a page where the person pays `amount` with a new card (and may save it), made
+        once per `idempotency_key`. `lines` and `shipping` add up to `amount` exactly; a
+        provider that would ask for another total refuses. `payer` is the signed-in user.
+        `success_url` may carry `{CHECKOUT_SESSION_ID}`, replaced by the page's id."""
+        ...
+
+    def retrieve_hosted_checkout(self, *, checkout_id: str) -> HostedCheckout: ...
+
+    def expire_hosted_checkout(self, *, checkout_id: str) -> HostedCheckout:
+        """Close an open page so that nothing can be paid through it any more; a page already
+        closed (paid or expired) is answered as it is."""
+        ...
 
 
 def provider_class():

@@ -10,7 +10,9 @@ both aliases share one django_migrations table there.
 from django.db import connections
 
 LEDGER_DB = "payment_ledger"
-LEDGER_MODELS = frozenset({"simulatedcharge", "simulatedrefund", "simulatedchargerequest"})
+LEDGER_MODELS = frozenset(
+    {"simulatedcharge", "simulatedrefund", "simulatedchargerequest", "simulatedcheckoutsession"}
+)
 
 
 def _is_ledger(app_label: str, model_name: str | None) -> bool:

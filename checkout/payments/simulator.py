@@ -41,6 +41,7 @@ from checkout.payments.provider import (
     Refund,
 )
 from checkout.payments.router import LEDGER_DB
+from checkout.payments.simulated_checkout import SimulatedHostedCheckout
 
 CENT = Decimal("0.01")
 _DECLINES = {methods.DECLINED: "CARD_DECLINED", methods.INSUFFICIENT_FUNDS: "INSUFFICIENT_FUNDS"}
@@ -136,8 +137,10 @@ def _declined(row: SimulatedCharge) -> CardDeclined:
     return CardDeclined(row.failure_code or "CARD_DECLINED", charge=_to_charge(row))
 
 
-class SimulatedProvider:
+class SimulatedProvider(SimulatedHostedCheckout):
     """One attempt per call, like a remote API (checkout.payments.provider.PaymentProvider)."""
+
+    _gate = staticmethod(_gate)
 
     # -- charge ---------------------------------------------------------------------------
 
@@ -277,9 +280,10 @@ class SimulatedProvider:
         self, *, idempotency_key: str, charge_id: str = "", since: datetime | None = None
     ) -> Charge | None:
         _gate()
-        row = (
-            SimulatedCharge.objects.using(LEDGER_DB).filter(idempotency_key=idempotency_key).first()
-        )
+        ledger = SimulatedCharge.objects.using(LEDGER_DB)
+        # By id first: a charge made on the payment page has a key of its own (one per try).
+        row = ledger.filter(charge_id=charge_id).first() if charge_id else None
+        row = row or ledger.filter(idempotency_key=idempotency_key).first()
         return None if row is None else _to_charge(_settled(row))
 
     def retrieve_charge(self, *, charge_id: str) -> Charge:

@@ -17,7 +17,7 @@ import stripe
 from django.db import IntegrityError, transaction
 
 from checkout.models import StripeCustomer
-from checkout.payments.stripe_provider import client, provider_error
+from checkout.payments.stripe_objects import client, provider_error
 
 USER_FIELD = "giftgenius_user"  # the Customer's metadata: our user's primary key
 

@@ -35,12 +35,11 @@ Stripe's errors become the provider errors the gateway knows:
 
 from __future__ import annotations
 
-import functools
 import time
 from collections.abc import Callable, Iterable
 from datetime import datetime
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
-from typing import Any, TypeVar
+from decimal import Decimal
+from typing import Any
 
 import stripe
 from django.conf import settings
@@ -49,182 +48,23 @@ from checkout.payments.provider import (
     CardDeclined,
     Charge,
     ChargeStatus,
-    ProviderError,
-    ProviderOutcomeUnknown,
     ProviderRejected,
-    ProviderTimeout,
-    ProviderUnavailable,
     Refund,
 )
-
-T = TypeVar("T")
-
-# Metadata fields of our own on PaymentIntents and Refunds (besides the caller's metadata).
-KEY_FIELD = "giftgenius_key"  # the provider idempotency key the object was made under
-METHOD_FIELD = "giftgenius_method"  # the saved card charged (a PaymentMethod id)
-_DECLINES = {"insufficient_funds": "INSUFFICIENT_FUNDS"}  # every other decline: CARD_DECLINED
-
-# Currencies Stripe counts in whole units (no cents).
-ZERO_DECIMAL = frozenset(
-    {"bif", "clp", "djf", "gnf", "jpy", "kmf", "krw", "mga"}
-    | {"pyg", "rwf", "ugx", "vnd", "vuv", "xaf", "xof", "xpf"}
+from checkout.payments.stripe_checkout import StripeHostedCheckout
+from checkout.payments.stripe_objects import (
+    KEY_FIELD,
+    METHOD_FIELD,
+    UNCONFIRMED_STATES,
+    charge_from_intent,
+    charge_status,
+    client,
+    from_minor,
+    metadata_of,
+    provider_error,
+    to_minor,
+    translated,
 )
-
-_PENDING_STATES = {"processing", "requires_capture"}
-_UNCONFIRMED_STATES = {"requires_confirmation"}
-
-
-# --- the SDK client -------------------------------------------------------------------------------
-
-
-@functools.lru_cache(maxsize=4)
-def _client(api_key: str, api_base: str, timeout: float) -> stripe.StripeClient:
-    # Cached: the HTTP client keeps one connection pool per thread. No SDK retries: the gateway
-    # is the one retry layer.
-    return stripe.StripeClient(
-        api_key,
-        base_addresses={"api": api_base},
-        max_network_retries=0,
-        http_client=stripe.RequestsClient(timeout=timeout),
-    )
-
-
-def client() -> stripe.StripeClient:
-    """The configured client (settings read per call, so tests can point it elsewhere)."""
-    return _client(
-        settings.STRIPE_API_KEY,
-        settings.STRIPE_API_BASE,
-        float(settings.STRIPE_TIMEOUT_SECONDS),
-    )
-
-
-def _translated(call: Callable[[], T]) -> T:
-    """Run one SDK call; Stripe's errors become provider errors (see the module docstring)."""
-    try:
-        return call()
-    except stripe.StripeError as exc:
-        raise provider_error(exc) from exc
-
-
-def provider_error(exc: stripe.StripeError) -> ProviderError:
-    if isinstance(exc, stripe.CardError):
-        return CardDeclined(_decline(_error_field(exc, "decline_code")), str(exc))
-    if isinstance(exc, stripe.RateLimitError):
-        return ProviderUnavailable(f"Stripe answered 429: {exc}")
-    if isinstance(exc, stripe.APIConnectionError):
-        return ProviderTimeout(f"Stripe did not answer: {exc}")
-    if isinstance(exc, stripe.IdempotencyError):
-        return ProviderRejected(str(exc), code="IDEMPOTENCY_KEY_REUSED")
-    if isinstance(exc, stripe.InvalidRequestError):
-        missing = exc.http_status == 404 or exc.code == "resource_missing"
-        return ProviderRejected(str(exc), code="NO_SUCH_CHARGE" if missing else "INVALID_REQUEST")
-    if isinstance(exc, stripe.APIError):
-        if exc.http_status == 409:
-            return ProviderUnavailable(f"Stripe answered 409: {exc}")
-        if exc.http_status is None or exc.http_status >= 500:
-            return ProviderOutcomeUnknown(f"Stripe answered {exc.http_status}: {exc}")
-    # Authentication, permission, other 4xx: configuration or request problems.
-    return ProviderRejected(str(exc))
-
-
-def _error_field(exc: stripe.StripeError, name: str) -> str | None:
-    body = exc.json_body if isinstance(exc.json_body, dict) else {}
-    error = body.get("error") or {}
-    return error.get(name) if isinstance(error, dict) else None
-
-
-def _decline(decline_code: str | None) -> str:
-    return _DECLINES.get(decline_code or "", "CARD_DECLINED")
-
-
-# --- money ------------------------------------------------------------------------------------------
-
-
-def to_minor(amount: Decimal, currency: str) -> int:
-    """Our decimal amount in Stripe's integer minor units (cents, or units for JPY and co.)."""
-    try:
-        value = Decimal(str(amount))
-    except (InvalidOperation, ValueError):
-        raise ProviderRejected("amount is not a number", code="INVALID_REQUEST") from None
-    exponent = 0 if currency.lower() in ZERO_DECIMAL else 2
-    minor = value.scaleb(exponent)
-    if not minor.is_finite() or minor <= 0 or minor != minor.to_integral_value():
-        raise ProviderRejected(
-            f"amount must be positive with at most {exponent} decimals", code="INVALID_REQUEST"
-        )
-    return int(minor)
-
-
-def from_minor(minor: int, currency: str) -> Decimal:
-    exponent = 0 if currency.lower() in ZERO_DECIMAL else 2
-    quantum = Decimal(1) if exponent == 0 else Decimal("0.01")
-    return (Decimal(int(minor or 0)).scaleb(-exponent)).quantize(quantum, ROUND_HALF_UP)
-
-
-# --- PaymentIntent → Charge ---------------------------------------------------------------------------
-
-
-def _plain(obj: Any) -> Any:
-    """An SDK object as a plain dict (a webhook event's data.object already is one)."""
-    to_dict = getattr(obj, "to_dict", None)
-    return to_dict() if callable(to_dict) else obj
-
-
-def _get(obj: Any, name: str, default: Any = None) -> Any:
-    obj = _plain(obj)
-    return obj.get(name, default) if isinstance(obj, dict) else default
-
-
-def _metadata(intent: Any) -> dict:
-    raw = _get(intent, "metadata") or {}
-    return {str(k): str(v) for k, v in raw.items()}
-
-
-def charge_status(intent: Any) -> str | None:
-    """Our ChargeStatus for a PaymentIntent's status, or None while it was never confirmed
-    (nothing was attempted, so nothing can be captured under it yet)."""
-    status = _get(intent, "status")
-    if status == "succeeded":
-        return ChargeStatus.SUCCEEDED
-    if status in _PENDING_STATES:
-        return ChargeStatus.PENDING
-    if status in _UNCONFIRMED_STATES:
-        return None
-    if status == "requires_payment_method" and not _get(intent, "last_payment_error"):
-        return None
-    # requires_payment_method after a decline, requires_action (we cannot authenticate a person
-    # from the server), canceled: nothing captured, nothing coming.
-    return ChargeStatus.FAILED
-
-
-def charge_from_intent(intent: Any) -> Charge:
-    """The Charge a PaymentIntent stands for (an SDK object, or the dict of a webhook event's
-    `data.object`). A never-confirmed intent reads as failed with no failure code: nothing was
-    captured and nothing is pending. `refunded_amount` comes from the intent's latest charge
-    when it is expanded (an id only: 0, so fetch it with `StripeProvider.retrieve_charge`)."""
-    currency = str(_get(intent, "currency") or "")
-    status = charge_status(intent) or ChargeStatus.FAILED
-    error = _get(intent, "last_payment_error")
-    failure = (
-        _decline(_get(error, "decline_code")) if status == ChargeStatus.FAILED and error else None
-    )
-    latest = _get(intent, "latest_charge")
-    refunded = (
-        0 if latest is None or isinstance(latest, str) else _get(latest, "amount_refunded", 0)
-    )
-    meta = _metadata(intent)
-    return Charge(
-        id=str(_get(intent, "id")),
-        idempotency_key=meta.get(KEY_FIELD, ""),
-        amount=from_minor(_get(intent, "amount", 0), currency),
-        currency=currency.upper(),
-        payment_method_id=meta.get(METHOD_FIELD, ""),
-        status=status,
-        failure_code=failure,
-        refunded_amount=from_minor(refunded, currency),
-        metadata=meta,
-    )
-
 
 # --- the provider ------------------------------------------------------------------------------------
 
@@ -233,7 +73,7 @@ _EXPAND = ["latest_charge"]
 _RANK = {"succeeded": 0, "processing": 1, "requires_capture": 1}  # which intent answers for a key
 
 
-class StripeProvider:
+class StripeProvider(StripeHostedCheckout):
     """One attempt per call, like every provider (checkout.payments.provider.PaymentProvider)."""
 
     # A person pays with the cards saved to their own Customer (checkout.payments.methods).
@@ -241,6 +81,13 @@ class StripeProvider:
 
     def __init__(self) -> None:
         self.stripe = client()
+
+    def dashboard_url(self, *, object_id: str) -> str:
+        """Where staff see a Checkout Session ("cs_...") or PaymentIntent ("pi_...") in
+        Stripe's dashboard (its test-mode half for a test key)."""
+        mode = "/test" if settings.STRIPE_API_KEY.startswith(("sk_test_", "rk_test_")) else ""
+        kind = "checkout/sessions" if object_id.startswith("cs_") else "payments"
+        return f"https://dashboard.stripe.com{mode}/{kind}/{object_id}"
 
     # -- charge -------------------------------------------------------------------------------
 
@@ -271,7 +118,7 @@ class StripeProvider:
             # new one, under a create key of its own (the first one replays the cancelled intent).
             create_key = f"{idempotency_key}-create" + ("" if existing is None else f"-{attempt}")
             customer = self._card_owner(payment_method_id)
-            intent = _translated(
+            intent = translated(
                 lambda: self.stripe.v1.payment_intents.create(
                     params={
                         "amount": minor,
@@ -288,7 +135,7 @@ class StripeProvider:
                     options={"idempotency_key": create_key},
                 )
             )
-        elif (intent.amount, intent.currency, _metadata(intent).get(METHOD_FIELD)) != (
+        elif (intent.amount, intent.currency, metadata_of(intent).get(METHOD_FIELD)) != (
             minor,
             currency.lower(),
             payment_method_id,
@@ -296,7 +143,7 @@ class StripeProvider:
             raise ProviderRejected(
                 "idempotency key already used with other parameters", code="IDEMPOTENCY_KEY_REUSED"
             )
-        if intent.status in _UNCONFIRMED_STATES:
+        if intent.status in UNCONFIRMED_STATES:
             if on_created is not None and intent.id != charge_id:
                 # The caller records the id before the confirm can move money, so every later
                 # question about this charge goes to this very intent (no window, no guess).
@@ -311,7 +158,7 @@ class StripeProvider:
         """The Customer a saved card is attached to: its PaymentIntent names it, as Stripe
         requires for a saved card. A card attached to no Customer (detached since the order
         was prepared) is refused, never charged."""
-        method = _translated(lambda: self.stripe.v1.payment_methods.retrieve(payment_method_id))
+        method = translated(lambda: self.stripe.v1.payment_methods.retrieve(payment_method_id))
         customer = method.customer
         if not customer:
             raise ProviderRejected(
@@ -349,7 +196,7 @@ class StripeProvider:
             )
         except stripe.InvalidRequestError as exc:
             current = self._retrieve(intent.id)
-            if current.status in _UNCONFIRMED_STATES:
+            if current.status in UNCONFIRMED_STATES:
                 raise provider_error(exc) from exc  # refused for another reason: cannot tell
             return current
         except stripe.StripeError as exc:
@@ -358,13 +205,13 @@ class StripeProvider:
     # -- reads --------------------------------------------------------------------------------
 
     def _retrieve(self, intent_id: str) -> Any:
-        return _translated(
+        return translated(
             lambda: self.stripe.v1.payment_intents.retrieve(intent_id, params={"expand": _EXPAND})
         )
 
     def _intents(self, *, since: float | None = None) -> Iterable[Any]:
         """Our PaymentIntents, newest first (Stripe's list order), back to `since` (epoch s)."""
-        page = _translated(
+        page = translated(
             lambda: self.stripe.v1.payment_intents.list(
                 params={"limit": 100, "expand": ["data.latest_charge"]}
             )
@@ -372,12 +219,12 @@ class StripeProvider:
         iterator = iter(page.auto_paging_iter())
         while True:
             try:
-                intent = _translated(lambda: next(iterator))
+                intent = translated(lambda: next(iterator))
             except StopIteration:
                 return
             if since is not None and (intent.created or 0) < since:
                 return
-            if KEY_FIELD in _metadata(intent):
+            if KEY_FIELD in metadata_of(intent):
                 yield intent
 
     def _find_intent(self, idempotency_key: str, *, since: datetime | None = None) -> Any | None:
@@ -389,7 +236,7 @@ class StripeProvider:
         matches = [
             intent
             for intent in self._intents(since=start)
-            if _metadata(intent).get(KEY_FIELD) == idempotency_key
+            if metadata_of(intent).get(KEY_FIELD) == idempotency_key
         ]
         # Normally one. Should an unconfirmed twin exist (a create whose answer was lost), the
         # one that holds money answers for the key.
@@ -420,7 +267,7 @@ class StripeProvider:
             intent = self._retrieve(charge_id)
         else:
             intent = self._find_intent(idempotency_key, since=since)
-        if intent is not None and intent.status in _UNCONFIRMED_STATES:
+        if intent is not None and intent.status in UNCONFIRMED_STATES:
             intent = self._void_unconfirmed(intent, idempotency_key=idempotency_key)
         if intent is None or intent.status == "canceled" or charge_status(intent) is None:
             return None
@@ -450,7 +297,7 @@ class StripeProvider:
         currency = str(intent.currency)
         minor = to_minor(amount, currency)
         for existing in self._refunds(charge_id):
-            if _metadata(existing).get(KEY_FIELD) == idempotency_key:
+            if metadata_of(existing).get(KEY_FIELD) == idempotency_key:
                 if existing.amount != minor:
                     raise ProviderRejected(
                         "idempotency key already used with other parameters",
@@ -467,14 +314,14 @@ class StripeProvider:
             raise ProviderRejected(
                 "refund exceeds the captured amount", code="REFUND_EXCEEDS_CAPTURE"
             )
-        made = _translated(
+        made = translated(
             lambda: self.stripe.v1.refunds.create(
                 params={
                     "payment_intent": charge_id,
                     "amount": minor,
                     "metadata": {
                         KEY_FIELD: idempotency_key,
-                        "order_id": _metadata(intent).get("order_id", ""),
+                        "order_id": metadata_of(intent).get("order_id", ""),
                     },
                 },
                 options={"idempotency_key": idempotency_key},
@@ -483,10 +330,10 @@ class StripeProvider:
         return _to_refund(made, charge_id, idempotency_key)
 
     def _refunds(self, intent_id: str) -> list[Any]:
-        page = _translated(
+        page = translated(
             lambda: self.stripe.v1.refunds.list(params={"payment_intent": intent_id, "limit": 100})
         )
-        return list(_translated(lambda: list(page.auto_paging_iter())))
+        return list(translated(lambda: list(page.auto_paging_iter())))
 
 
 def _to_refund(refund: Any, charge_id: str, idempotency_key: str) -> Refund:

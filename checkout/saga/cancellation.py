@@ -2,7 +2,8 @@
 
 Built on the compensation (refund if charged → release the stock → cancel), which is idempotent:
 cancelling twice leaves the order as the first call did. While the outcome of a payment is open
-(processing, payment_pending) nothing is done and the refusal says why.
+(processing, payment_pending) nothing is done and the refusal says why; an order awaiting
+payment on the provider's page has that page closed first.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from checkout.models import Order, OrderStatus
-from checkout.saga import compensation
+from checkout.payments import gateway
+from checkout.payments.provider import ChargeStatus, CheckoutStatus, ProviderError
+from checkout.saga import compensation, hosted, lease
 from checkout.saga.compensation import ZERO, RefundFailed
 from checkout.saga.states import ALREADY, CLOSED, FINAL_STATUSES, REFUSED, ROLLED_BACK
 
@@ -68,13 +71,7 @@ def do_cancel_order(
                 code="ORDER_NOT_CANCELLABLE",
             )
         elif order.status == OrderStatus.AWAITING_PAYMENT:
-            return RollbackOutcome(
-                REFUSED,
-                "The person is paying on the payment service's page (status awaiting_payment). "
-                "Wait until the payment is settled or the page expires, then cancel.",
-                order,
-                code="ORDER_NOT_CANCELLABLE",
-            )
+            return _cancel_awaiting(order, message=message, correlation_id=correlation_id)
         elif order.status == OrderStatus.DRAFT:
             if compensation.do_release_draft(
                 order_id=order.pk,
@@ -115,6 +112,79 @@ def do_cancel_order(
         order,
         code="ORDER_NOT_CANCELLABLE",
     )
+
+
+def _cancel_awaiting(order: Order, *, message: str, correlation_id: str) -> RollbackOutcome:
+    """Cancel an order the person is paying on the provider's page: close the page at the
+    provider first, so nothing more can be paid through it, then act on what it says. Paid
+    meanwhile: the order completes and is refunded (never left half-done). Not paid: the stock
+    is released and the order cancelled, nothing charged. Holds the order's lease, as every
+    settler does."""
+    lease_until = lease.claim_order(order_id=order.pk)
+    if lease_until is None:
+        return RollbackOutcome(
+            REFUSED,
+            "The payment of this order is being settled right now; try again in a moment.",
+            order,
+            code="ORDER_NOT_CANCELLABLE",
+        )
+    try:
+        try:
+            page = gateway.expire_hosted_checkout(checkout_id=order.payment_session_id)
+        except ProviderError:
+            return RollbackOutcome(
+                REFUSED,
+                "The payment service could not be reached to close the payment page; nothing "
+                "was changed. Try again in a moment.",
+                order,
+                code="PAYMENT_PROVIDER_ERROR",
+            )
+        charge = page.charge
+        if charge is not None and charge.status == ChargeStatus.SUCCEEDED:
+            hosted.settle_hosted_checkout(order=order, correlation_id=correlation_id, page=page)
+            try:
+                done = compensation.cancel_completed(
+                    order_id=order.pk, message=message, correlation_id=correlation_id
+                )
+            except RefundFailed as exc:
+                return _refund_refused(
+                    exc, order, consequence="The payment had just gone through: the order is paid."
+                )
+            return RollbackOutcome(
+                ROLLED_BACK,
+                f"The payment had just gone through: refunded {done.refunded} {order.currency}, "
+                "released the stock and cancelled the order.",
+                done.order,
+                done.refunded,
+            )
+        if page.status == CheckoutStatus.OPEN or (
+            charge is not None and charge.status == ChargeStatus.PENDING
+        ):
+            hosted.settle_hosted_checkout(order=order, correlation_id=correlation_id, page=page)
+            return RollbackOutcome(
+                REFUSED,
+                "A payment made on the payment page has not settled yet (status payment_pending); "
+                "cancel once it has.",
+                Order.objects.get(pk=order.pk),
+                code="ORDER_NOT_CANCELLABLE",
+            )
+        hosted.close_unpaid(order=order, code="", correlation_id=correlation_id, page=page)
+        done = compensation.compensate(
+            order_id=order.pk,
+            failure_code="",
+            failure_message=message,
+            final_status=OrderStatus.CANCELLED,
+            expected_statuses=(OrderStatus.AWAITING_PAYMENT,),
+            correlation_id=correlation_id,
+        )
+        return RollbackOutcome(
+            ROLLED_BACK if done.closed else ALREADY,
+            "The payment page was closed before any payment: nothing was charged, the stock "
+            "was released and the order cancelled.",
+            done.order,
+        )
+    finally:
+        lease.release_order(order_id=order.pk, lease_until=lease_until)
 
 
 def _close_for_good(order_id: object) -> tuple[Order, bool] | None:

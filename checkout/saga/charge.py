@@ -8,11 +8,9 @@ what the provider answered is recorded afterwards in transactions of its own.
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
-from checkout import receipts, selectors
-from checkout.errors import RETRYABLE_FAILURES
+from checkout import receipts
 from checkout.models import (
     Order,
     OrderStatus,
@@ -28,10 +26,10 @@ from checkout.payments import gateway
 from checkout.payments.gateway import ChargeOutcome, ChargeResult
 from checkout.payments.provider import Charge, ProviderError
 from checkout.saga import compensation, step_log
-from checkout.saga.draft import hold_expiry, reserve_or_fail
+from checkout.saga.draft import hold_expiry
 from checkout.saga.locks import lock_workflow
 from checkout.saga.outcome import SagaOutcome
-from checkout.saga.states import CAPTURED_PAYMENTS, DECLINE_CODES, IN_FLIGHT
+from checkout.saga.states import DECLINE_CODES, IN_FLIGHT
 from gifts import workflow as flow
 from gifts.models import Step
 
@@ -41,88 +39,9 @@ def provider_key(order: Order) -> str:
     return f"order-{order.pk}-charge"
 
 
-def do_commit_order(*, order: Order, correlation_id: str) -> SagaOutcome:
-    """Commit a draft (or rerun a retryably failed order): claim → charge_card → complete.
-
-    The caller has checked the confirmation token. When another call got the order first, or
-    the order is no longer the workflow's draft, the order is returned as it now is (no error)
-    and the caller reports its state.
-
-    Locks: call outside any transaction and holding no lock. The claim takes the workflow row
-    lock in a short transaction of its own and commits before the provider is called; nothing
-    is locked while the charge is at the provider.
-    """
-    if not claim_for_payment(order):
-        return SagaOutcome.now(order.pk)
-    if order.status == OrderStatus.FAILED:
-        order = Order.objects.get(pk=order.pk)
-        sold_out = reserve_or_fail(order=order, correlation_id=correlation_id)
-        if sold_out:
-            return sold_out
-    else:
-        order.status = OrderStatus.PROCESSING
-    return charge_card(order=order, correlation_id=correlation_id)
-
-
-def claim_for_payment(order: Order) -> bool:
-    """Move a draft (or a retryably failed order) to processing, with the language the person
-    confirmed in (`order.locale`); False if it may not be paid now.
-
-    Takes the workflow row lock (select_for_update) in its own transaction, then moves the
-    order with a conditional UPDATE: the lock order everywhere in checkout. Only the workflow's
-    own draft may be claimed: do_prepare_order and a step back hold the same lock while they
-    replace or release it.
-    """
-    with transaction.atomic():
-        workflow = lock_workflow(order.workflow_id, with_order=True)
-        draft_id = (
-            selectors.workflow_order_id(workflow=workflow) if workflow is not None else order.pk
-        )
-        if order.status == OrderStatus.FAILED:
-            # A failed checkout left the workflow without a draft; a newer draft replaces it.
-            if draft_id not in (None, order.pk):
-                return False
-            return bool(
-                Order.objects.filter(
-                    pk=order.pk,
-                    status=OrderStatus.FAILED,
-                    failure_code__in=RETRYABLE_FAILURES,
-                    confirmation_used_at__isnull=True,
-                )
-                # A capture that came in after all and was refunded spent the order's provider
-                # key: asking again under it would find that (refunded) charge, so no rerun.
-                .exclude(
-                    Exists(
-                        Payment.objects.filter(
-                            order=OuterRef("pk"),
-                            status__in=CAPTURED_PAYMENTS,
-                        )
-                    )
-                )
-                .update(
-                    status=OrderStatus.PROCESSING,
-                    saga_attempt=F("saga_attempt") + 1,
-                    failure_code="",
-                    failure_message="",
-                    locale=order.locale,
-                )
-            )
-        if draft_id != order.pk:
-            return False
-        # The digest the caller checked the token against: a draft re-priced since (which
-        # rotates its token) is not claimed, so what is charged is the total the person saw.
-        return bool(
-            Order.objects.filter(
-                pk=order.pk,
-                status=OrderStatus.DRAFT,
-                expires_at__gt=timezone.now(),
-                confirmation_used_at__isnull=True,
-                confirmation_token_digest=order.confirmation_token_digest,
-            ).update(status=OrderStatus.PROCESSING, locale=order.locale)
-        )
-
-
-def charge_card(*, order: Order, correlation_id: str) -> SagaOutcome:
+def begin_charge(*, order: Order, correlation_id: str) -> tuple[Payment, SagaStep]:
+    """The attempt's Payment (pending, under the order's one provider key) and its started
+    charge_card step, committed before the provider is asked for anything."""
     key = provider_key(order)
     with transaction.atomic():
         # Only the caller that moved the order to processing gets here. A rerun takes the
@@ -146,6 +65,12 @@ def charge_card(*, order: Order, correlation_id: str) -> SagaOutcome:
             order, SagaStepName.CHARGE_CARD, SagaStepStatus.STARTED, correlation_id=correlation_id
         )
     step_log.checkpoint(order.pk, SagaStepName.CHARGE_CARD, SagaStepStatus.STARTED)
+    return payment, row
+
+
+def charge_card(*, order: Order, correlation_id: str) -> SagaOutcome:
+    key = provider_key(order)
+    payment, row = begin_charge(order=order, correlation_id=correlation_id)
 
     def record_charge_id(charge_id: str) -> None:
         # Committed before the provider attempts the charge: later lookups ask by this id.

@@ -90,7 +90,7 @@ def do_prepare_order(
     A draft still holding the same items is re-priced and keeps its stock hold (and its
     expiry); any other draft is released and replaced. Either way the draft gets a new
     confirmation token: a confirmation given for the old prices cannot claim the new ones
-    (checkout.saga.charge.claim_for_payment compares the token's digest).
+    (checkout.saga.commit.claim_for_payment compares the token's digest).
 
     Locks: takes the workflow row lock (select_for_update) itself and holds it for its one
     transaction; call outside any transaction, so the lock ends with the call. A commit claims

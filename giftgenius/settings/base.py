@@ -278,6 +278,12 @@ PAYMENT_RETRY_WAIT_JITTER_SECONDS = float(
 SIMULATOR_PENDING_SETTLE_SECONDS = float(os.environ.get("SIMULATOR_PENDING_SETTLE_SECONDS", "0"))
 # Signed provider webhooks (POST /webhooks/stripe, checkout.webhooks), checked against
 # STRIPE_WEBHOOK_SECRET above. Without a secret the endpoint answers 404.
+# An order sent to hosted checkout holds its stock for the payment page's life: Stripe keeps a
+# Checkout Session open 30 minutes at least (and 24 hours at most); other orders keep
+# RESERVATION_TTL_SECONDS. An order still awaiting payment this long after its page opened is
+# reconciled by the sweep, asking the provider (a lost webhook).
+HOSTED_CHECKOUT_HOLD_SECONDS = int(os.environ.get("HOSTED_CHECKOUT_HOLD_SECONDS", "1800"))
+HOSTED_CHECKOUT_RECONCILE_SECONDS = int(os.environ.get("HOSTED_CHECKOUT_RECONCILE_SECONDS", "300"))
 STRIPE_WEBHOOK_TOLERANCE_SECONDS = int(os.environ.get("STRIPE_WEBHOOK_TOLERANCE_SECONDS", "300"))
 WEBHOOK_MAX_BODY_BYTES = 1024 * 1024
 # --- The shop, and the e-mail it sends (receipts, through the outbox) ---

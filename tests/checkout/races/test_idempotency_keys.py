@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections import Counter
 from datetime import timedelta
 
+import httpx
 import pytest
 from django.utils import timezone
 
-from checkout.models import Order, OrderStatus, Payment, SagaStep
+from checkout.models import Order, OrderStatus, Payment, SagaStep, SimulatedCheckoutSession
 from checkout.schemas import PrepareOrderInput
 from tests.concurrency import in_threads
 from tests.conftest import ToolClient
@@ -24,7 +25,7 @@ from tests.fixtures import (
     prepared,
     provider_charges,
 )
-from tests.localstripe import intents
+from tests.localstripe import API_KEY, intents
 from tool_runtime.idempotency import arguments_fingerprint
 from tool_runtime.models import IdempotencyKey, IdempotencyStatus
 from tool_runtime.principals import issue_api_token, principal_label
@@ -96,4 +97,33 @@ def test_only_one_of_many_callers_takes_over_a_stale_lock(user, api, settings):
     assert len({r.raw for r in results if r.status == 200}) == 1
     row = IdempotencyKey.objects.get(key=key)
     assert row.status == IdempotencyStatus.COMPLETED and row.runs == 2
+    assert_books_balance(product, initial={product.pk: 5})
+
+
+def test_twenty_simultaneous_commits_of_a_new_card_open_one_payment_page(user, api, provider):
+    product = make_product(stock=5)
+    workflow_id = gift_selected(api, product)
+    order_id, token = prepared(api, workflow_id, "new_card")
+    key = new_key()
+    bearer = issue_api_token(user=user)
+
+    results = in_threads(
+        20, lambda i: commit(ToolClient(bearer), workflow_id, order_id, token, key=key)
+    )
+
+    successes = [r for r in results if r.status == 200]
+    assert successes and {r.status for r in results} <= {200, 409}
+    actions = {(r.body["status"], r.body["next_action"]["url"]) for r in successes}
+    assert len(actions) == 1 and next(iter(actions))[0] == "awaiting_payment"
+    order = Order.objects.get(pk=order_id)
+    assert order.status == OrderStatus.AWAITING_PAYMENT
+    assert Payment.objects.filter(order_id=order_id).count() == 1
+    if provider:
+        sessions = httpx.get(
+            f"{provider}/v1/checkout/sessions", params={"limit": 100}, auth=(API_KEY, "")
+        ).json()["data"]
+        assert [s["id"] for s in sessions] == [order.payment_session_id]
+    else:
+        assert SimulatedCheckoutSession.objects.filter(order_id=order_id).count() == 1
+    assert provider_charges(order_id) == []  # nothing charged until the person pays
     assert_books_balance(product, initial={product.pk: 5})

@@ -1,0 +1,163 @@
+"""The simulator's hosted checkout: a payment page served by our own server
+(checkout.views.simulated_checkout_page), where a "new card" is one of the simulator's test
+cards, each with its fault (declined, time-out, pending, lost answer…).
+
+Like Stripe's Checkout Session, the page is made once per key, lives until `expires_at`, and
+what it says is read from the simulator's books: a page is complete once a charge made through
+it captured (or is pending), whatever answer the page itself got. Each attempt on the page
+charges under a key of its own, so a decline leaves the page open for another card.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import asdict
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from checkout.models import SimulatedCheckoutSession
+from checkout.payments import gateway, methods
+from checkout.payments.gateway import ChargeOutcome
+from checkout.payments.provider import (
+    ChargeStatus,
+    CheckoutLine,
+    CheckoutStatus,
+    HostedCheckout,
+    ProviderRejected,
+)
+from checkout.payments.router import LEDGER_DB
+
+PAGE_PATH = "/checkout/simulated-pay/"
+
+
+def _sessions():
+    return SimulatedCheckoutSession.objects.using(LEDGER_DB)
+
+
+class SimulatedHostedCheckout:
+    """SimulatedProvider's hosted checkout (the PaymentProvider methods of that name)."""
+
+    _gate: Any  # SimulatedProvider's: the injected outage (503), as for every call
+    retrieve_by_idempotency_key: Any  # SimulatedProvider's
+
+    def start_hosted_checkout(
+        self,
+        *,
+        amount: Decimal,
+        currency: str,
+        lines: list[CheckoutLine],
+        shipping: CheckoutLine | None,
+        payer: object,
+        idempotency_key: str,
+        metadata: dict,
+        success_url: str,
+        cancel_url: str,
+        expires_at: datetime,
+    ) -> HostedCheckout:
+        self._gate()
+        shown = [*lines, *([shipping] if shipping is not None else [])]
+        if sum(line.unit_amount * line.quantity for line in shown) != amount:
+            raise ProviderRejected(
+                "the checkout lines do not add up to the amount", code="INVALID_REQUEST"
+            )
+        meta = {str(k): str(v) for k, v in (metadata or {}).items()}
+        key = f"{idempotency_key}-session-{meta.pop('attempt', '1')}"
+        checkout_id = f"cs_sim_{uuid.uuid4().hex[:24]}"
+        row, _ = _sessions().get_or_create(
+            idempotency_key=key,
+            defaults={
+                "checkout_id": checkout_id,
+                "order_id": meta.get("order_id", ""),
+                "amount": amount,
+                "currency": currency.upper(),
+                "lines": [{**asdict(line), "unit_amount": str(line.unit_amount)} for line in shown],
+                "metadata": {**meta, "giftgenius_key": idempotency_key},
+                "success_url": success_url.replace("{CHECKOUT_SESSION_ID}", checkout_id),
+                "cancel_url": cancel_url.replace("{CHECKOUT_SESSION_ID}", checkout_id),
+                "expires_at": expires_at,
+            },
+        )
+        return self._page(row)
+
+    def retrieve_hosted_checkout(self, *, checkout_id: str) -> HostedCheckout:
+        self._gate()
+        return self._page(_session(checkout_id))
+
+    def expire_hosted_checkout(self, *, checkout_id: str) -> HostedCheckout:
+        self._gate()
+        with transaction.atomic(using=LEDGER_DB):
+            row = _sessions().select_for_update().filter(checkout_id=checkout_id).first()
+            if row is None:
+                raise ProviderRejected("no such checkout session", code="NO_SUCH_CHARGE")
+            page = self._page(row)
+            if page.status == CheckoutStatus.OPEN:
+                _sessions().filter(pk=row.pk).update(status=CheckoutStatus.EXPIRED)
+                row.status = CheckoutStatus.EXPIRED
+        return self._page(row)
+
+    def pay_on_page(
+        self, *, checkout_id: str, payment_method_id: str
+    ) -> tuple[HostedCheckout, ChargeOutcome]:
+        """The person pays on the page with a test card: one charge attempt under a key of
+        its own, through the gateway (its retries and lookups, as for any charge). Refused
+        when the page is no longer open."""
+        if methods.payment_method(payment_method_id) is None:
+            raise ProviderRejected("no such payment method", code="NO_SUCH_PAYMENT_METHOD")
+        with transaction.atomic(using=LEDGER_DB):
+            row = _sessions().select_for_update().get(checkout_id=checkout_id)
+            if self._page(row).status != CheckoutStatus.OPEN:
+                raise ProviderRejected("this payment page is no longer open", code="PAGE_CLOSED")
+            row.tries += 1
+            row.charge_key = f"{row.idempotency_key}-try-{row.tries}"
+            _sessions().filter(pk=row.pk).update(tries=row.tries, charge_key=row.charge_key)
+        outcome = gateway.charge(
+            amount=row.amount,
+            currency=row.currency,
+            payment_method_id=payment_method_id,
+            idempotency_key=row.charge_key,
+            order_id=row.order_id,
+            workflow_id=row.metadata.get("workflow_id", ""),
+            correlation_id=row.metadata.get("correlation_id", ""),
+        )
+        return self._page(_session(checkout_id)), outcome
+
+    def _page(self, row: SimulatedCheckoutSession) -> HostedCheckout:
+        charge = (
+            self.retrieve_by_idempotency_key(idempotency_key=row.charge_key)
+            if row.charge_key
+            else None
+        )
+        taken = charge is not None and charge.status in (
+            ChargeStatus.SUCCEEDED,
+            ChargeStatus.PENDING,
+        )
+        status = row.status
+        if taken:
+            status = CheckoutStatus.COMPLETE
+        elif status == CheckoutStatus.OPEN and row.expires_at <= timezone.now():
+            status = CheckoutStatus.EXPIRED
+        if status != row.status:
+            _sessions().filter(pk=row.pk, status=CheckoutStatus.OPEN).update(status=status)
+        return HostedCheckout(
+            id=row.checkout_id,
+            url=f"{settings.PUBLIC_ORIGIN}{PAGE_PATH}{row.checkout_id}"
+            if status == CheckoutStatus.OPEN
+            else "",
+            status=status,
+            paid=charge is not None and charge.status == ChargeStatus.SUCCEEDED,
+            expires_at=row.expires_at,
+            charge=charge,
+            metadata=dict(row.metadata),
+        )
+
+
+def _session(checkout_id: str) -> SimulatedCheckoutSession:
+    row = _sessions().filter(checkout_id=checkout_id).first()
+    if row is None:
+        raise ProviderRejected("no such checkout session", code="NO_SUCH_CHARGE")
+    return row
