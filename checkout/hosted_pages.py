@@ -9,11 +9,11 @@ wrong, foreign or unknown id tells nothing to whoever holds it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext_lazy as _
 
-from checkout.models import Order, OrderStatus, SimulatedCheckoutSession
+from checkout.models import Order, OrderStatus
 from checkout.payments import methods
 from checkout.payments.gateway import ChargeResult
 from checkout.payments.provider import (
@@ -22,12 +22,12 @@ from checkout.payments.provider import (
     ProviderError,
     get_provider,
 )
-from checkout.payments.router import LEDGER_DB
 from checkout.payments.simulator import SimulatedProvider
 from checkout.saga import hosted, lease
 from checkout.webhooks import receive_simulator_event
 
-CHECKOUT_ID = re.compile(r"cs_[A-Za-z0-9_]{1,250}")
+# A Checkout Session's id, or a PaymentIntent's back from 3-D Secure.
+CHECKOUT_ID = re.compile(r"(cs|pi)_[A-Za-z0-9_]{1,250}")
 
 
 def _order_paying_on(checkout_id: str) -> Order | None:
@@ -75,23 +75,14 @@ def simulated_page(*, checkout_id: str) -> SimulatedPage | None:
     provider = get_provider()
     if not isinstance(provider, SimulatedProvider) or not CHECKOUT_ID.fullmatch(checkout_id):
         return None
-    row = SimulatedCheckoutSession.objects.using(LEDGER_DB).filter(checkout_id=checkout_id).first()
-    if row is None:
-        return None
     try:
         page = provider.retrieve_hosted_checkout(checkout_id=checkout_id)
+        summary = provider.page_summary(checkout_id=checkout_id)
     except ProviderError:
-        return None
+        return None  # unknown to it, or it is down
     if page.status == CheckoutStatus.EXPIRED:
         return None
-    return SimulatedPage(
-        page=page,
-        lines=row.lines,
-        amount=str(row.amount),
-        currency=row.currency,
-        cancel_url=row.cancel_url,
-        success_url=row.success_url,
-    )
+    return SimulatedPage(page=page, **summary)
 
 
 PROBLEMS = {
@@ -129,12 +120,4 @@ def pay_simulated_page(*, checkout_id: str, payment_method_id: str) -> Simulated
     if order is not None:
         receive_simulator_event(checkout_id=checkout_id, order_id=order.pk)
     problem = "" if result in (ChargeResult.SUCCEEDED, ChargeResult.PENDING) else PROBLEMS[result]
-    return SimulatedPage(
-        page=page,
-        lines=current.lines,
-        amount=current.amount,
-        currency=current.currency,
-        cancel_url=current.cancel_url,
-        success_url=current.success_url,
-        problem=problem,
-    )
+    return replace(current, page=page, problem=problem)

@@ -58,7 +58,9 @@ def _error(status: int, code: str, message: str, *, field: str | None = None) ->
 
 @require_GET
 def payment_returned(request: HttpRequest) -> HttpResponse:
-    paid = hosted_pages.returned_paid(checkout_id=request.GET.get("session_id", "")[:300])
+    # From a Checkout Session, or back from 3-D Secure on a saved card's payment.
+    checkout_id = request.GET.get("session_id") or request.GET.get("payment_intent") or ""
+    paid = hosted_pages.returned_paid(checkout_id=checkout_id[:300])
     return render(request, "checkout/payment_returned.html", {"paid": paid})
 
 

@@ -56,6 +56,7 @@ class ChargeResult(StrEnum):
     NOT_CHARGED_UNAVAILABLE = "not_charged_unavailable"
     REJECTED = "rejected"  # the provider refused the request itself (4xx): not charged
     UNKNOWN = "unknown"
+    ACTION_REQUIRED = "action_required"  # the person authenticates first (3-D Secure)
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,8 @@ def _outcome_from_charge(charge: Charge, attempts: int) -> ChargeOutcome:
         return ChargeOutcome(ChargeResult.SUCCEEDED, charge, None, attempts)
     if charge.status == ChargeStatus.PENDING:
         return ChargeOutcome(ChargeResult.PENDING, charge, None, attempts)
+    if charge.status == ChargeStatus.REQUIRES_ACTION:
+        return ChargeOutcome(ChargeResult.ACTION_REQUIRED, charge, None, attempts)
     return ChargeOutcome(
         ChargeResult.DECLINED, charge, charge.failure_code or "CARD_DECLINED", attempts
     )

@@ -23,6 +23,8 @@ class ChargeStatus:
     SUCCEEDED = "succeeded"
     PENDING = "pending"
     FAILED = "failed"
+    # The bank asks the person to authenticate (3-D Secure) at `Charge.action_url` first.
+    REQUIRES_ACTION = "requires_action"
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,7 @@ class Charge:
     failure_code: str | None  # "CARD_DECLINED" | "INSUFFICIENT_FUNDS" when failed
     refunded_amount: Decimal
     metadata: dict  # includes "order_id"
+    action_url: str = ""  # where the person authenticates, while it requires action
 
     @property
     def order_id(self) -> str:
@@ -81,7 +84,7 @@ class HostedCheckout:
     url: str  # where the person pays; empty once closed
     status: str  # CheckoutStatus
     paid: bool  # the provider captured the money
-    expires_at: datetime
+    expires_at: datetime | None  # None for an authentication: the order's hold bounds it
     charge: Charge | None  # the payment made through the page, once one was attempted
     metadata: dict  # includes "order_id"
 

@@ -126,6 +126,17 @@ class SimulatedHostedCheckout:
         )
         return self._page(_session(checkout_id)), outcome
 
+    def page_summary(self, *, checkout_id: str) -> dict:
+        """What the simulator's page shows besides its state: lines, total, where it returns."""
+        row = _session(checkout_id)
+        return {
+            "lines": row.lines,
+            "amount": str(row.amount),
+            "currency": row.currency,
+            "success_url": row.success_url,
+            "cancel_url": row.cancel_url,
+        }
+
     def _page(self, row: SimulatedCheckoutSession) -> HostedCheckout:
         charge = (
             self.retrieve_by_idempotency_key(idempotency_key=row.charge_key)

@@ -140,11 +140,15 @@ class StripeHostedCheckout:
         return self._hosted(session)
 
     def retrieve_hosted_checkout(self, *, checkout_id: str) -> HostedCheckout:
+        if checkout_id.startswith(INTENT_PREFIX):
+            return _authentication(self._retrieve(checkout_id))
         return self._hosted(
             translated(lambda: self.stripe.v1.checkout.sessions.retrieve(checkout_id))
         )
 
     def expire_hosted_checkout(self, *, checkout_id: str) -> HostedCheckout:
+        if checkout_id.startswith(INTENT_PREFIX):
+            return self._end_authentication(checkout_id)
         try:
             session = self.stripe.v1.checkout.sessions.expire(checkout_id)
         except stripe.InvalidRequestError as exc:
@@ -155,6 +159,23 @@ class StripeHostedCheckout:
         except stripe.StripeError as exc:
             raise provider_error(exc) from exc
         return self._hosted(session)
+
+    def _end_authentication(self, intent_id: str) -> HostedCheckout:
+        """Cancel a PaymentIntent still waiting for the person's authentication, so it can no
+        longer capture; refused once it moved on (authenticated and paid): say what it is."""
+        try:
+            intent = self.stripe.v1.payment_intents.cancel(
+                intent_id,
+                params={"expand": ["latest_charge"]},
+                options={"idempotency_key": f"{intent_id}-cancel-authentication"},
+            )
+        except stripe.InvalidRequestError as exc:
+            intent = self._retrieve(intent_id)
+            if field_of(intent, "status") == "requires_action":
+                raise provider_error(exc) from exc
+        except stripe.StripeError as exc:
+            raise provider_error(exc) from exc
+        return _authentication(intent)
 
     def _hosted(self, session: Any) -> HostedCheckout:
         intent_id = field_of(session, "payment_intent")
@@ -170,3 +191,30 @@ class StripeHostedCheckout:
             charge=charge_from_intent(intent) if intent is not None else None,
             metadata=metadata_of(session),
         )
+
+
+INTENT_PREFIX = "pi_"
+# A PaymentIntent waiting for 3-D Secure, read as a payment page: open while the bank waits for
+# the person, complete once paid (or settling, or declined after the attempt), expired when
+# cancelled.
+_INTENT_PAGE = {
+    "requires_action": CheckoutStatus.OPEN,
+    "succeeded": CheckoutStatus.COMPLETE,
+    "processing": CheckoutStatus.COMPLETE,
+    "requires_capture": CheckoutStatus.COMPLETE,
+    "requires_payment_method": CheckoutStatus.COMPLETE,
+    "canceled": CheckoutStatus.EXPIRED,
+}
+
+
+def _authentication(intent: Any) -> HostedCheckout:
+    charge = charge_from_intent(intent)
+    return HostedCheckout(
+        id=charge.id,
+        url=charge.action_url,
+        status=_INTENT_PAGE.get(str(field_of(intent, "status")), CheckoutStatus.EXPIRED),
+        paid=charge.status == "succeeded",
+        expires_at=None,
+        charge=charge,
+        metadata=charge.metadata,
+    )

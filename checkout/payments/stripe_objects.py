@@ -161,9 +161,16 @@ def charge_status(intent: Any) -> str | None:
         return None
     if status == "requires_payment_method" and not field_of(intent, "last_payment_error"):
         return None
-    # requires_payment_method after a decline, requires_action (we cannot authenticate a person
-    # from the server), canceled: nothing captured, nothing coming.
+    if status == "requires_action":
+        return ChargeStatus.REQUIRES_ACTION  # the person authenticates (3-D Secure) first
+    # requires_payment_method after a decline, canceled: nothing captured, nothing coming.
     return ChargeStatus.FAILED
+
+
+def action_url(intent: Any) -> str:
+    """Where the person authenticates a PaymentIntent that requires action (its redirect)."""
+    redirect = field_of(field_of(intent, "next_action"), "redirect_to_url")
+    return str(field_of(redirect, "url") or "")
 
 
 def charge_from_intent(intent: Any) -> Charge:
@@ -194,4 +201,5 @@ def charge_from_intent(intent: Any) -> Charge:
         failure_code=failure,
         refunded_amount=from_minor(refunded, currency),
         metadata=meta,
+        action_url=action_url(intent) if status == ChargeStatus.REQUIRES_ACTION else "",
     )

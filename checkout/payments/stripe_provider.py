@@ -172,7 +172,11 @@ class StripeProvider(StripeHostedCheckout):
         answered by what the intent now says."""
         try:
             return self.stripe.v1.payment_intents.confirm(
-                intent_id, params={"expand": _EXPAND}, options={"idempotency_key": key}
+                intent_id,
+                # On session: a card whose bank asks for 3-D Secure is authenticated on the
+                # redirect, and the person comes back to our page (checkout.hosted_pages).
+                params={"expand": _EXPAND, "return_url": f"{settings.PUBLIC_ORIGIN}/checkout/paid"},
+                options={"idempotency_key": key},
             )
         except (stripe.CardError, stripe.InvalidRequestError) as exc:
             intent = self._retrieve(intent_id)

@@ -7,6 +7,9 @@ what the provider answered is recorded afterwards in transactions of its own.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -105,7 +108,8 @@ def failure_code_for(outcome: ChargeOutcome) -> str:
         return outcome.decline_code if outcome.decline_code in DECLINE_CODES else "CARD_DECLINED"
     if outcome.result == ChargeResult.NOT_CHARGED_TIMEOUT:
         return "PAYMENT_TIMEOUT"
-    if outcome.result == ChargeResult.REJECTED:
+    if outcome.result in (ChargeResult.REJECTED, ChargeResult.ACTION_REQUIRED):
+        # ACTION_REQUIRED here: an action with no page to send the person to, not one to retry.
         return "PAYMENT_REJECTED"
     return "PAYMENT_PROVIDER_ERROR"
 
@@ -158,6 +162,11 @@ def apply_charge_outcome(
         step_log.checkpoint(order.pk, SagaStepName.CHARGE_CARD, SagaStepStatus.PENDING)
         return SagaOutcome.now(order.pk)
 
+    if result == ChargeResult.ACTION_REQUIRED and charge is not None and charge.action_url:
+        return _await_authentication(
+            order=order, payment=payment, charge=charge, step=step, correlation_id=correlation_id
+        )
+
     if result == ChargeResult.SUCCEEDED and charge is not None and charge.refunded_amount > 0:
         return _refunded_before_completion(
             order=order, payment=payment, charge=charge, step=step, correlation_id=correlation_id
@@ -193,6 +202,40 @@ def apply_charge_outcome(
     return compensation.fail_order(
         order_id=order.pk, failure_code=code, correlation_id=correlation_id
     )
+
+
+def _await_authentication(
+    *, order: Order, payment: Payment, charge: Charge, step: SagaStep | None, correlation_id: str
+) -> SagaOutcome:
+    """The bank asks the person to authenticate (3-D Secure): the order awaits payment at the
+    intent's redirect, its stock held as for a payment page (checkout.saga.hosted settles it
+    from what the provider says afterwards; nothing is charged a second time)."""
+    until = timezone.now() + timedelta(seconds=settings.HOSTED_CHECKOUT_HOLD_SECONDS)
+    with transaction.atomic():
+        _record_payment(payment, PaymentStatus.PENDING, charge_id=charge.id)
+        moved = Order.objects.filter(pk=order.pk, status=OrderStatus.PROCESSING).update(
+            status=OrderStatus.AWAITING_PAYMENT,
+            payment_session_id=charge.id,
+            payment_url=charge.action_url,
+            payment_url_reason="authenticate",
+            payment_url_expires_at=until,
+            expires_at=until,
+        )
+        if moved:
+            Reservation.objects.filter(order=order, status=ReservationStatus.HELD).update(
+                expires_at=until
+            )
+        if step is not None or moved:
+            _finish_charge_step(
+                step=step,
+                order=order,
+                payment=payment,
+                status=SagaStepStatus.PENDING,
+                correlation_id=correlation_id,
+                detail="The bank asks the person to authenticate the payment (3-D Secure).",
+            )
+    step_log.checkpoint(order.pk, SagaStepName.CHARGE_CARD, SagaStepStatus.PENDING)
+    return SagaOutcome.now(order.pk)
 
 
 def _finish_charge_step(

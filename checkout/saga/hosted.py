@@ -45,7 +45,7 @@ from checkout.payments.provider import (
 from checkout.saga import compensation, step_log
 from checkout.saga.charge import apply_charge_outcome, begin_charge, provider_key
 from checkout.saga.outcome import SagaOutcome
-from checkout.saga.states import IN_FLIGHT
+from checkout.saga.states import CAPTURED_PAYMENTS, IN_FLIGHT
 
 HOSTED_CHECKOUT = "hosted_checkout"
 AUTHENTICATE = "authenticate"
@@ -178,7 +178,8 @@ def settle_hosted_checkout(
     payment = payment_of(order)
     charge = page.charge
     if charge is not None and charge.status == ChargeStatus.SUCCEEDED:
-        if payment.status in (PaymentStatus.SUCCEEDED, PaymentStatus.REFUNDED):
+        if payment.status in CAPTURED_PAYMENTS and order.status not in IN_FLIGHT:
+            # Settled already (a closed order still holding it is the recovery sweep's).
             return "Already recorded as paid."
         outcome = ChargeOutcome(ChargeResult.SUCCEEDED, charge, None, 1)
         settled = apply_charge_outcome(

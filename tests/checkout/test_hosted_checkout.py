@@ -18,6 +18,7 @@ from checkout.models import (
     Payment,
     PaymentStatus,
     SagaStep,
+    SimulatedCharge,
     SimulatedCheckoutSession,
 )
 from checkout.payments.provider import get_provider
@@ -313,3 +314,35 @@ def test_staff_see_the_page_and_the_payment_at_the_provider(api, product, client
     charge = succeeded_charges(order_id)[0]
     assert "complete, paid" in after and charge.charge_id in after
     assert f"succeeded, {charge.amount} {charge.currency}" in after
+
+
+def test_a_pending_payment_on_the_page_waits_then_reconciles(api, product, client, settings):
+    settings.SIMULATOR_PENDING_SETTLE_SECONDS = 3600
+    _, order_id, _, _ = awaiting(api, product)
+    assert pay_page(client, order_id, "pm_card_pending").status_code == 302
+    order = Order.objects.get(pk=order_id)
+    assert order.status == OrderStatus.PAYMENT_PENDING
+    assert api.call("get_order", {"order_id": order_id}).body["next_action"] is None
+    assert Payment.objects.get(order=order).provider_charge_id == charges_for(order_id)[0].charge_id
+    # The bank settles it.
+    SimulatedCharge.objects.filter(order_id=str(order_id)).update(settles_at=timezone.now())
+    assert run_sweeps().reconciled == 1
+    assert Order.objects.get(pk=order_id).status == OrderStatus.COMPLETED
+    assert len(succeeded_charges(order_id)) == 1
+    assert_books_balance(product, initial={product.pk: 3})
+
+
+def test_a_payment_recorded_before_a_crash_is_completed_by_the_sweep(api, product):
+    _, order_id, _, _ = awaiting(api, product)
+    page, _ = get_provider().pay_on_page(
+        checkout_id=checkout_id_of(order_id), payment_method_id="pm_card_visa"
+    )
+    # The process died between recording the capture and completing the order.
+    Payment.objects.filter(order_id=order_id).update(
+        status=PaymentStatus.SUCCEEDED, provider_charge_id=page.charge.id
+    )
+    with override_settings(HOSTED_CHECKOUT_RECONCILE_SECONDS=0):
+        assert run_sweeps().reconciled == 1
+    assert Order.objects.get(pk=order_id).status == OrderStatus.COMPLETED
+    assert len(succeeded_charges(order_id)) == 1
+    assert_books_balance(product, initial={product.pk: 3})

@@ -18,6 +18,7 @@ from checkout.payments.stripe_objects import client
 from checkout.sweeps import run_sweeps
 from tests.fixtures import (
     BOTH_DATABASES,
+    SHIPPING,
     assert_books_balance,
     cancel,
     commit,
@@ -296,3 +297,179 @@ def test_staff_see_the_session_and_intent_with_dashboard_links(api, stripe_provi
     assert f"https://dashboard.stripe.com/test/checkout/sessions/{checkout_id}" in html
     assert f"https://dashboard.stripe.com/test/payments/{intent[0]['id']}" in html
     assert "complete, paid" in html
+
+
+# --- 3-D Secure on a saved card, paid inside the chat ----------------------------------------------
+
+
+def save_3ds_card(user, url: str) -> str:
+    """A saved card whose bank asks for authentication on every payment (authenticated once
+    when it was saved, as a person would)."""
+    from checkout.payments.stripe_customers import ensure_stripe_customer
+
+    setup = client().v1.setup_intents.create(
+        params={
+            "customer": ensure_stripe_customer(user=user),
+            "payment_method": "pm_card_authenticationRequired",
+            "confirm": True,
+        }
+    )
+    if setup.status == "requires_action":
+        authenticate(url, "setup_intents", setup.id, setup.client_secret, success=True)
+    return str(setup.payment_method)
+
+
+def authenticate(url: str, kind: str, object_id: str, secret: str, *, success: bool) -> None:
+    """The person's answer to their bank's 3-D Secure check."""
+    response = httpx.post(
+        f"{url}/v1/{kind}/{object_id}/_authenticate",
+        data={"client_secret": secret, "success": "true" if success else "false"},
+        auth=(API_KEY, ""),
+    )
+    response.raise_for_status()
+
+
+def authenticating(api, user, url: str):
+    card = save_3ds_card(user, url)
+    product = make_product(stock=3)
+    workflow_id = gift_selected(api, product)
+    order_id, token = prepared(api, workflow_id, card)
+    response = commit(api, workflow_id, order_id, token)
+    assert response.status == 200, response.body
+    assert response.body["status"] == "awaiting_payment", response.body
+    intent_id = Order.objects.get(pk=order_id).payment_session_id
+    intent = client().v1.payment_intents.retrieve(intent_id)
+    return product, order_id, response.body["next_action"], intent
+
+
+def test_a_saved_card_the_bank_checks_completes_after_authentication(api, user, stripe_events):
+    product, order_id, action, intent = authenticating(api, user, stripe_events)
+    assert action["reason"] == "authenticate"
+    assert action["url"] == intent.next_action.redirect_to_url.url
+    assert intent.status == "requires_action"
+    authenticate(stripe_events, "payment_intents", intent.id, intent.client_secret, success=True)
+    order = wait_for(order_id, OrderStatus.COMPLETED)
+    assert [i["id"] for i in succeeded_intents(stripe_events, order_id)] == [intent.id]
+    assert (
+        len([i for i in intents(stripe_events) if i["metadata"].get("order_id") == str(order_id)])
+        == 1
+    )
+    assert Payment.objects.get(order=order).provider_charge_id == intent.id
+    assert_books_balance(product, initial={product.pk: 3})
+
+
+def test_a_failed_authentication_is_a_clean_decline(api, user, stripe_events):
+    product, order_id, _, intent = authenticating(api, user, stripe_events)
+    authenticate(stripe_events, "payment_intents", intent.id, intent.client_secret, success=False)
+    order = wait_for(order_id, OrderStatus.FAILED)
+    assert order.failure_code == "CARD_DECLINED"
+    assert succeeded_intents(stripe_events, order_id) == []
+    product.refresh_from_db()
+    assert product.stock == 3
+    assert_books_balance(product, initial={product.pk: 3})
+
+
+def test_cancel_while_the_bank_waits_cancels_the_payment(api, user, stripe_provider):
+    product, order_id, _, intent = authenticating(api, user, stripe_provider)
+    cancelled = cancel(api, order_id)
+    assert cancelled.status == 200 and cancelled.body["status"] == "cancelled", cancelled.body
+    assert client().v1.payment_intents.retrieve(intent.id).status == "canceled"
+    assert_books_balance(product, initial={product.pk: 3})
+
+
+def test_an_authentication_whose_event_is_lost_is_settled_by_the_sweep(api, user, stripe_provider):
+    product, order_id, _, intent = authenticating(api, user, stripe_provider)
+    authenticate(stripe_provider, "payment_intents", intent.id, intent.client_secret, success=True)
+    assert Order.objects.get(pk=order_id).status == OrderStatus.AWAITING_PAYMENT
+    with override_settings(HOSTED_CHECKOUT_RECONCILE_SECONDS=0):
+        assert run_sweeps().reconciled == 1
+    assert Order.objects.get(pk=order_id).status == OrderStatus.COMPLETED
+    assert len(succeeded_intents(stripe_provider, order_id)) == 1
+    assert_books_balance(product, initial={product.pk: 3})
+
+
+# --- payments that settle later (SEPA debits, EUR sessions only) -----------------------------------
+
+
+def awaiting_in_euros(api):
+    product = make_product(sku="GG-CHK-EURO", stock=3)
+    product.currency = "EUR"
+    product.save(update_fields=["currency"])
+    workflow_id = gift_selected(api, product)
+    german = {**SHIPPING, "country": "DE", "postal_code": "10115", "city": "Berlin"}
+    draft = prepare(api, workflow_id, "new_card", shipping=german)
+    assert draft.status == 200, draft.body
+    order_id = draft.body["order_id"]
+    response = commit(api, workflow_id, order_id, draft.body["_meta"]["confirmation_token"])
+    assert response.body["status"] == "awaiting_payment", response.body
+    return product, order_id, response.body["next_action"]["url"]
+
+
+def test_a_debit_that_settles_later_completes_the_order(api, stripe_events):
+    product, order_id, url = awaiting_in_euros(api)
+    pay(url, "DE89370400440532013000")
+    order = wait_for(order_id, OrderStatus.COMPLETED)
+    assert Payment.objects.get(order=order).status == PaymentStatus.SUCCEEDED
+    assert len(succeeded_intents(stripe_events, order_id)) == 1
+    assert_books_balance(product, initial={product.pk: 3})
+
+
+def test_a_debit_that_fails_later_releases_the_stock(api, stripe_events):
+    product, order_id, url = awaiting_in_euros(api)
+    pay(url, "DE62370400440532013001")
+    order = wait_for(order_id, OrderStatus.FAILED)
+    assert order.failure_code in {"CARD_DECLINED", "INSUFFICIENT_FUNDS"}
+    assert Payment.objects.get(order=order).status == PaymentStatus.FAILED
+    product.refresh_from_db()
+    assert product.stock == 3
+    assert succeeded_intents(stripe_events, order_id) == []
+    assert_books_balance(product, initial={product.pk: 3})
+
+
+def test_signed_events_twice_and_a_stale_expired_change_nothing(api, stripe_provider, settings):
+    from tests.checkout.payments.test_stripe_webhooks import deliver
+
+    product, _, order_id, _, response = awaiting(api)
+    pay(response.body["next_action"]["url"])
+    session = session_of(order_id)
+    secret = settings.STRIPE_WEBHOOK_SECRET
+    first = deliver("checkout.session.completed", session, secret=secret, event_id="evt_cs_1")
+    again = deliver("checkout.session.completed", session, secret=secret, event_id="evt_cs_1")
+    assert first["status"] == "applied" and again["status"] == "duplicate"
+    # An "expired" event for it, out of order (as if sent before the payment): Stripe is asked.
+    stale = {**session, "status": "expired", "payment_status": "unpaid"}
+    assert deliver("checkout.session.expired", stale, secret=secret)["status"] == "applied"
+    order = Order.objects.get(pk=order_id)
+    assert order.status == OrderStatus.COMPLETED
+    assert SagaStep.objects.filter(order=order, step="complete").count() == 1
+    assert refunds(stripe_provider) == []
+    assert_books_balance(product, initial={product.pk: 3})
+
+
+def test_back_from_the_bank_the_return_page_asks_stripe(api, user, stripe_provider, client):
+    product, order_id, _, intent = authenticating(api, user, stripe_provider)
+    early = client.get("/checkout/paid", {"payment_intent": intent.id})
+    assert b"Payment received" not in early.content
+    authenticate(stripe_provider, "payment_intents", intent.id, intent.client_secret, success=True)
+    back = client.get("/checkout/paid", {"payment_intent": intent.id, "redirect_status": "failed"})
+    assert b"Payment received" in back.content  # Stripe's word, not the address's
+    assert Order.objects.get(pk=order_id).status == OrderStatus.COMPLETED
+    assert_books_balance(product, initial={product.pk: 3})
+
+
+def test_no_card_number_reaches_our_database_or_logs(api, stripe_events, caplog, capsys):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    product, _, order_id, _, response = awaiting(api)
+    pay(response.body["next_action"]["url"], save=True)
+    wait_for(order_id, OrderStatus.COMPLETED)
+    dump = StringIO()
+    for database in BOTH_DATABASES:
+        call_command("dumpdata", database=database, stdout=dump)
+    everything = dump.getvalue() + caplog.text + "".join(capsys.readouterr())
+    assert str(order_id) in everything  # the search sees what we keep
+    for secret in (VISA, "4242 4242 4242 4242", "cvc", "client_secret"):
+        assert secret not in everything, secret
+    assert_books_balance(product, initial={product.pk: 3})
