@@ -1,5 +1,6 @@
-"""A real person pays with their own card, end to end in Chromium, on the fake Stripe's payment
-page (localstripe, its webhooks delivered over HTTP to the live server): the widget opens the page in a new tab, the person pays and comes back to the
+"""A real person pays with their own card, end to end in Chromium, on the simulator's payment
+page and on the fake Stripe's (localstripe, its webhooks delivered over HTTP to the live
+server): the widget opens the page in a new tab, the person pays and comes back to the
 completion, then buys again with the saved card without leaving the chat. Also: a decline on
 the page, cancelling while the page is open, and a page that expires."""
 
@@ -44,17 +45,21 @@ class PaymentPage:
         page.get_by_role("button", name=re.compile(r"^Pay ")).click()
 
 
+SIMULATOR = PaymentPage("simulator", "Visa •••• 4242", "Visa •••• 0002", "Visa •••• 4242")
 LOCALSTRIPE = PaymentPage(
     "localstripe", "Visa 4242 4242 4242 4242", "Visa 4000 0000 0000 0002", "Visa •••• 4242"
 )
 
 
-@pytest.fixture(params=[LOCALSTRIPE], ids=lambda p: p.name)
+@pytest.fixture(params=[SIMULATOR, LOCALSTRIPE], ids=lambda p: p.name)
 def payment_page(request, settings, server: str) -> Iterator[PaymentPage]:
-    """The provider, with its pages sending the person back to the live server, and the live
-    server's /webhooks/stripe registered for its events."""
+    """The provider, with its pages sending the person back to the live server; for
+    localstripe, the live server's /webhooks/stripe registered for its events."""
     settings.PUBLIC_ORIGIN = server
     settings.HOSTED_CHECKOUT_RECONCILE_SECONDS = 0  # a sweep asks about every open page
+    if request.param is SIMULATOR:
+        yield SIMULATOR
+        return
     stripe_url = request.getfixturevalue("stripe_provider")
     endpoint = f"{stripe_url}/_config/webhooks/{uuid.uuid4().hex}"
     httpx.post(
@@ -194,4 +199,56 @@ def test_an_expired_page_is_shown_in_the_widget_and_the_stock_released(
     assert order.status in (OrderStatus.FAILED, OrderStatus.CANCELLED)
     assert captured(order) == []
     assert Product.objects.get(pk=product.pk).stock == held_stock + order.lines.get().quantity
+    assert check_ledger().ok
+
+
+# The fake's card that asks its bank every time (the simulator has no 3-D Secure card).
+THREE_D_SECURE = "Visa 4000 0027 6000 3184"
+
+
+def buy_with_a_card_that_asks_its_bank(page: Page, payment_page: PaymentPage) -> Order:
+    """A first purchase on the payment page with the card that always asks for 3-D Secure,
+    authenticated there and saved; the order it completed."""
+    payment = confirm_with_a_new_card(page)
+    payment_page.pay(payment, THREE_D_SECURE)
+    payment.get_by_role("button", name="Complete authentication").click()
+    expect(payment.get_by_test_id("payment-received")).to_be_visible()
+    payment.close()
+    expect(widget_frame(page).get_by_test_id("order-status")).to_have_attribute(
+        "data-status", "completed", timeout=SETTLED
+    )
+    return Order.objects.get(status=OrderStatus.COMPLETED)
+
+
+@pytest.mark.parametrize("payment_page", [LOCALSTRIPE], ids=["localstripe"], indirect=True)
+@pytest.mark.parametrize("outcome", ["complete", "fail"])
+def test_a_saved_card_whose_bank_asks_is_confirmed_in_a_new_tab(
+    staff_page: Page, payment_page: PaymentPage, outcome: str
+):
+    page = staff_page
+    first = buy_with_a_card_that_asks_its_bank(page, payment_page)
+    start_in_preview(page)
+    to_summary(page, "Visa •••• 3184")
+    widget = widget_frame(page)
+    with page.context.expect_page() as opened:
+        widget.get_by_test_id("confirm-purchase").click()
+    status = widget.get_by_test_id("order-status")
+    expect(status).to_have_attribute("data-status", "awaiting_payment")
+    expect(status).to_contain_text("Your bank asks you to confirm the payment.")
+    expect(widget.get_by_test_id("open-payment-page")).to_have_text("Open the confirmation again")
+    bank = opened.value
+    bank.wait_for_load_state()
+    second = Order.objects.exclude(pk=first.pk).get()
+    bank.get_by_role("button", name=f"{outcome.capitalize()} authentication").click()
+    page.bring_to_front()
+    if outcome == "complete":
+        expect(status).to_have_attribute("data-status", "completed", timeout=SETTLED)
+        second.refresh_from_db()
+        assert len(captured(second)) == 1
+    else:  # a clean decline, with a way to pay otherwise; nothing charged
+        expect(status).to_have_attribute("data-status", "failed", timeout=SETTLED)
+        expect(widget.get_by_test_id("go-to-checkout")).to_be_visible()
+        second.refresh_from_db()
+        assert captured(second) == []
+    assert second.payments.count() == 1  # one PaymentIntent for the order, never a second
     assert check_ledger().ok
