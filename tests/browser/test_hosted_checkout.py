@@ -166,8 +166,15 @@ def test_cancel_while_the_page_is_open_charges_nothing_and_closes_the_page(
     order = Order.objects.get(status=OrderStatus.AWAITING_PAYMENT)
     product = order.lines.get().product
     held_stock = Product.objects.get(pk=product.pk).stock
+    payment.close()  # the person closed the tab: "open again" brings the page back
     page.bring_to_front()
     widget = widget_frame(page)
+    with page.context.expect_page() as reopened:
+        widget.get_by_test_id("open-payment-page").click()
+    payment = reopened.value
+    payment.wait_for_load_state()
+    expect(payment.get_by_role("button", name=re.compile(r"^Pay "))).to_be_visible()
+    page.bring_to_front()
     widget.get_by_test_id("cancel-order").click()
     expect(widget.get_by_test_id("order-status")).to_have_attribute("data-status", "cancelled")
     order.refresh_from_db()
@@ -193,8 +200,11 @@ def test_an_expired_page_is_shown_in_the_widget_and_the_stock_released(
     run_sweeps(older_than_seconds=0)  # the provider's word, asked for (a webhook may beat it)
     page.bring_to_front()
     status = widget_frame(page).get_by_test_id("order-status")
-    expect(status).not_to_have_attribute("data-status", "awaiting_payment", timeout=SETTLED)
-    expect(widget_frame(page).get_by_test_id("error-banner")).to_be_visible()
+    expect(status).to_have_attribute("data-status", "failed", timeout=SETTLED)
+    expect(widget_frame(page).get_by_test_id("error-banner")).to_contain_text(
+        "The payment page expired before the payment was made."
+    )
+    expect(widget_frame(page).get_by_test_id("go-to-checkout")).to_have_text("Pay again")
     order.refresh_from_db()
     assert order.status in (OrderStatus.FAILED, OrderStatus.CANCELLED)
     assert captured(order) == []

@@ -31,7 +31,7 @@ UI_STRINGS = [
     "Show everything in this category", "Nothing found with these filters.", "Paying…",
     "Opening the payment page…", "Finish paying in the tab that opened.",
     "Your bank asks you to confirm the payment.", "Open the payment page again",
-    "Open the confirmation again", "Cancel the order",
+    "Open the confirmation again", "Cancel the order", "Pay again",
 ]  # fmt: skip
 
 

@@ -194,3 +194,17 @@ def test_an_awaiting_order_without_a_web_page_to_open_offers_no_link(url):
     html = render("get_order", ok("get_order", awaiting("hosted_checkout", url=url)))
     assert "open-payment-page" not in html and "javascript:" not in html
     assert 'data-gg-poll="get_order"' in html  # it still updates by itself
+
+
+def test_an_expired_payment_page_says_so_and_offers_to_pay_again():
+    body = {
+        "order_id": ORDER,
+        "workflow_id": WORKFLOW,
+        "status": "failed",
+        "failure": {"code": "CHECKOUT_EXPIRED", "message": "for the model", "retryable": False},
+    }
+    html = render("get_order", ok("get_order", body), locale="pl")
+    text = visible_text(html)
+    assert "Zapłać ponownie" in text
+    assert attr_args(html, "go-to-checkout") == {"workflow_id": WORKFLOW}
+    assert "data-gg-poll" not in html and "open-payment-page" not in html

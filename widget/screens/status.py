@@ -76,7 +76,10 @@ def status_context(
     elif status == "failed":
         if failure and failure.get("code") in ERROR_CATALOG:
             banner = str(spec_for(failure["code"]).banner)
-        actions.append(checkout_action(workflow_id, _("Choose another payment method")))
+        expired = bool(failure) and failure.get("code") == "CHECKOUT_EXPIRED"
+        # A page that lapsed unpaid: the same card may well do, on a new page.
+        label = _("Pay again") if expired else _("Choose another payment method")
+        actions.append(checkout_action(workflow_id, label))
     elif status == "draft":
         actions.append(checkout_action(workflow_id, _("Review the order")))
     elif status in {"cancelled", "completed"}:
