@@ -20,7 +20,7 @@ from checkout.models import Order, OrderStatus, PaymentStatus
 from checkout.payments.provider import get_provider
 from checkout.sweeps import run_sweeps
 from gifts.models import Product
-from tests.browser.conftest import BROWSER_DB, BrowserProblems, widget_frame
+from tests.browser.conftest import BROWSER_DB, BrowserProblems, log_in, widget_frame
 from tests.browser.flows import start_in_preview
 
 pytestmark = [pytest.mark.browser, BROWSER_DB]
@@ -261,4 +261,31 @@ def test_a_saved_card_whose_bank_asks_is_confirmed_in_a_new_tab(
         second.refresh_from_db()
         assert captured(second) == []
     assert second.payments.count() == 1  # one PaymentIntent for the order, never a second
+    assert check_ledger().ok
+
+
+@pytest.mark.parametrize("payment_page", [SIMULATOR], ids=["simulator"], indirect=True)
+def test_the_standalone_page_opens_the_payment_page_and_asks_by_itself(
+    page: Page, payment_page: PaymentPage
+):
+    """Without a host (htmx): the bridge opens the page itself and reads the order with fetch."""
+    log_in(page, "demo", "demo", "/widget/")
+    page.get_by_test_id("start").click()
+    page.get_by_test_id("brief-form").locator("input[name=interests]").fill("coffee")
+    page.get_by_test_id("suggest-gifts").click()
+    page.get_by_test_id("select-gift").first.click()
+    page.get_by_test_id("go-to-checkout").click()
+    select = page.get_by_test_id("payment-method")
+    select.select_option(select.locator("option", has_text="New card").first.get_attribute("value"))
+    page.get_by_test_id("prepare-order").click()
+    with page.context.expect_page() as opened:
+        page.get_by_test_id("confirm-purchase").click()
+    status = page.get_by_test_id("order-status")
+    expect(status).to_have_attribute("data-status", "awaiting_payment")
+    payment = opened.value
+    payment.wait_for_load_state()
+    payment_page.pay(payment, payment_page.success_card)
+    expect(payment.get_by_test_id("payment-received")).to_be_visible()
+    page.bring_to_front()
+    expect(status).to_have_attribute("data-status", "completed", timeout=SETTLED)
     assert check_ledger().ok
