@@ -341,7 +341,10 @@ class NextAction(BaseModel):
         description="hosted_checkout: the payment service's page for a new card; authenticate: "
         "the bank's check (3-D Secure) for a saved card."
     )
-    url: str = Field(description="The payment service's page; never ask for card details in chat.")
+    url: str | None = Field(
+        description="The payment service's page; never ask for card details in chat. Absent "
+        "for the bank's check, whose page only the widget opens."
+    )
     expires_at: datetime = Field(
         description="The page works and the gift is held until then; after it the order is "
         "cancelled and the stock released."

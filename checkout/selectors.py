@@ -104,15 +104,27 @@ HELD_FOR_PERSON = (OrderStatus.DRAFT, OrderStatus.AWAITING_PAYMENT)
 
 
 def next_action_of(order: Order) -> dict | None:
-    """Where the person finishes paying, while the order awaits payment; None otherwise."""
+    """Where the person finishes paying, while the order awaits payment; None otherwise.
+
+    The bank's check (3-D Secure) is at a URL that carries the intent's client secret, which
+    is for the person's browser only: the model is told what is happening, and the widget gets
+    the URL from `payment_url_of` in the answer's `_meta`."""
     if order.status != OrderStatus.AWAITING_PAYMENT or not order.payment_url:
         return None
     return {
         "type": "open_url",
         "reason": order.payment_url_reason,
-        "url": order.payment_url,
+        "url": None if order.payment_url_reason == "authenticate" else order.payment_url,
         "expires_at": order.payment_url_expires_at or order.expires_at,
     }
+
+
+def payment_url_of(order: Order) -> dict:
+    """The `_meta` that carries the page the person pays or authenticates on, for the widget
+    (never read by the model); {} when the order does not await payment."""
+    if order.status != OrderStatus.AWAITING_PAYMENT or not order.payment_url:
+        return {}
+    return {"payment_url": order.payment_url}
 
 
 def order_detail(order: Order) -> dict:

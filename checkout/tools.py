@@ -170,8 +170,9 @@ def _commit_answer(committed: services.CommittedOrder, args: CommitOrderInput) -
         message=COMMIT_MESSAGES[order.status],
         next_action=selectors.next_action_of(order),
     )
-    meta = {"idempotency_key": args.idempotency_key}
-    if order.receipt_key:  # the person's receipt link: for the widget, never for the model
+    # The person's receipt link and payment page: for the widget, never for the model.
+    meta = {"idempotency_key": args.idempotency_key, **selectors.payment_url_of(order)}
+    if order.receipt_key:
         meta["receipt_key"] = order.receipt_key
     # An order still being paid is not a final answer: the key does not keep it.
     return ToolResult(output, meta, final=order.status not in IN_FLIGHT)
@@ -199,8 +200,10 @@ def cancel_order_tool(context: ToolContext, args: CancelOrderInput) -> ToolResul
 
 def get_order_tool(context: ToolContext, args: GetOrderInput) -> ToolResult:
     order = selectors.order_with_history(owner=context.principal, order_id=args.order_id)
-    # The person's receipt link: for the widget, never for the model.
-    meta = {"receipt_key": order.receipt_key} if order.receipt_key else {}
+    # The person's receipt link and payment page: for the widget, never for the model.
+    meta = selectors.payment_url_of(order)
+    if order.receipt_key:
+        meta["receipt_key"] = order.receipt_key
     with translation.override(context.locale):
         return ToolResult(GetOrderOutput(**selectors.order_detail(order)), meta)
 

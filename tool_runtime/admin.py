@@ -11,7 +11,7 @@ import uuid
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
-from django.db.models import Q, QuerySet
+from django.db.models import Q, QuerySet, URLField
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
@@ -21,6 +21,9 @@ from tool_runtime.models import ApiToken, ApiTokenKind, IdempotencyKey
 
 class ViewOnlyAdmin(admin.ModelAdmin):
     """Staff can look, nobody (superusers included) can add, change or delete from the admin."""
+
+    # The page still builds a form: its URL fields take Django 6's default scheme (never used).
+    formfield_overrides = {URLField: {"assume_scheme": "https"}}
 
     def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
         return False

@@ -59,7 +59,7 @@ def status_context(
     actions: list[Action] = []
     banner = ""
     failure = body.get("failure") or None
-    waiting = _awaiting_payment(body) if status == "awaiting_payment" else {}
+    waiting = _awaiting_payment(body, meta or {}) if status == "awaiting_payment" else {}
     if waiting:
         heading, text = waiting["heading"], waiting["text"]
         actions.append(waiting["cancel"])
@@ -120,12 +120,13 @@ def status_context(
     }
 
 
-def _awaiting_payment(body: dict[str, Any]) -> dict[str, Any]:
+def _awaiting_payment(body: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
     """An order waiting for the person to pay on a page of the payment service (or to confirm
     a saved card with their bank): the page opens by itself, can be opened again, and the
-    order can be cancelled meanwhile. {} without a page to go to."""
+    order can be cancelled meanwhile. {} without a page to go to. The page's URL comes in
+    `_meta` (the bank's check is never shown to the model)."""
     next_action = body.get("next_action") or {}
-    url = next_action.get("url") or ""
+    url = meta.get("payment_url") or next_action.get("url") or ""
     if next_action.get("type") != "open_url" or not url.startswith(("https://", "http://")):
         return {}
     held_until = local_time(next_action.get("expires_at") or body.get("expires_at"))
