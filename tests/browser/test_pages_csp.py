@@ -65,7 +65,8 @@ def test_the_standalone_widget_recovers_from_a_declined_card_in_ukrainian(page: 
     page.get_by_test_id("confirm-purchase").click()
     banner = page.get_by_test_id("error-banner")
     expect(banner).to_have_attribute("data-error-code", "CARD_DECLINED")
-    expect(banner).to_contain_text("Вашу картку відхилено")
+    # The banner names the declined card, in Ukrainian.
+    expect(banner).to_contain_text("•••• 0002 відхилено. Нічого не списано")
     page.get_by_test_id("change-payment").click()
     page.get_by_test_id("payment-method").select_option("pm_card_visa")
     page.get_by_test_id("prepare-order").click()
