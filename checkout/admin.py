@@ -31,6 +31,7 @@ from checkout import (  # noqa: F401 (outbox_admin and store_admin register thei
     store_admin,
 )
 from checkout.admin_forms import RollbackForm, ShipmentForm
+from checkout.agentic import admin as agentic_admin  # noqa: F401 (registers its own)
 from checkout.models import (
     FulfilmentStatus,
     Order,

@@ -7,6 +7,7 @@ class CheckoutConfig(AppConfig):
 
     def ready(self) -> None:
         from checkout import errors, outbox, tools, webhooks  # noqa: F401 (tools, codes)
+        from checkout.agentic import tools as agentic_tools  # noqa: F401 (the ACP tools)
         from checkout.services import WorkflowCheckout
         from gifts.hooks import attach_checkout
 

@@ -37,10 +37,28 @@ def _money(**kwargs) -> models.DecimalField:
     return models.DecimalField(max_digits=10, decimal_places=2, default=0, **kwargs)
 
 
+class GuestBuyer(models.Model):
+    """Who an agent buys for when they have no account with us: the order's owner stays the
+    account that placed it (the agent's, or the signed-in person's), and receipts go here."""
+
+    first_name = models.CharField(max_length=100, blank=True)
+    last_name = models.CharField(max_length=100, blank=True)
+    email = models.EmailField(max_length=254)
+    phone_number = models.CharField(max_length=40, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    def __str__(self) -> str:
+        return f"{self.first_name} {self.last_name} <{self.email}>".strip()
+
+
 class Order(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="orders"
+    )
+    # Set when an agent placed the order for a buyer without an account (checkout.agentic).
+    buyer = models.ForeignKey(
+        GuestBuyer, null=True, blank=True, on_delete=models.PROTECT, related_name="orders"
     )
     workflow = models.ForeignKey(
         "gifts.WorkflowContext",
@@ -128,6 +146,36 @@ class Order(models.Model):
 
     def __str__(self) -> str:
         return f"order {self.id} ({self.status})"
+
+    @property
+    def receipt_email(self) -> str:
+        """Where the receipt goes: the guest buyer's address, else the owner's."""
+        return (self.buyer.email if self.buyer_id else self.owner.email) or ""
+
+
+class CheckoutSession(models.Model):
+    """An agent's checkout session (Agentic Commerce Protocol): what the protocol keeps beside
+    the draft order. The session's order is its workflow's current order; paying it runs the
+    same saga as the widget's checkout."""
+
+    id = models.CharField(primary_key=True, max_length=40)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="checkout_sessions"
+    )
+    workflow = models.OneToOneField(
+        "gifts.WorkflowContext", on_delete=models.PROTECT, related_name="checkout_session"
+    )
+    buyer = models.ForeignKey(
+        GuestBuyer, null=True, blank=True, on_delete=models.PROTECT, related_name="sessions"
+    )
+    fulfillment_details = models.JSONField(default=dict, blank=True)
+    locale = models.CharField(max_length=10, default="en")
+    canceled = models.BooleanField(default=False)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"checkout session {self.id}"
 
 
 class OrderLine(models.Model):

@@ -379,9 +379,13 @@ def staff_order_view(order: Order) -> dict:
     owner = order.owner
     with translation.override("en"):
         money = order_totals(order)
+    customer = owner.get_full_name() or owner.get_username()
+    if order.buyer is not None:  # a guest an agent bought for: the owner is the agent's account
+        name = f"{order.buyer.first_name} {order.buyer.last_name}".strip() or order.buyer.email
+        customer = f"{name} (guest buyer, placed by {owner.get_username()})"
     return {
-        "customer": owner.get_full_name() or owner.get_username(),
-        "email": owner.email,
+        "customer": customer,
+        "email": order.receipt_email,
         "items": money["line_items"],
         "currency": order.currency,
         "totals": money["totals"],

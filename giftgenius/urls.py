@@ -5,6 +5,7 @@ from django.views.generic import RedirectView
 from checkout import views as checkout_views
 from giftgenius.oauth.views import SignedInView, SignInView
 from giftgenius.operations import health, prometheus
+from giftgenius.transports import acp
 from giftgenius.transports.rest import build_api
 
 api = build_api()
@@ -14,6 +15,11 @@ urlpatterns = [
     path("readyz", health.readyz, name="readyz"),
     path("metrics", prometheus.prometheus_metrics, name="metrics"),
     path("api/", api.urls),
+    path("acp/checkout_sessions", acp.checkout_sessions, name="acp-sessions"),
+    path("acp/checkout_sessions/<str:session_id>", acp.checkout_session, name="acp-session"),
+    path("acp/checkout_sessions/<str:session_id>/complete", acp.complete, name="acp-complete"),
+    path("acp/checkout_sessions/<str:session_id>/cancel", acp.cancel, name="acp-cancel"),
+    path(".well-known/acp.json", acp.discovery, name="acp-discovery"),
     path("admin/", admin.site.urls),
     path("webhooks/stripe", checkout_views.stripe_webhook, name="stripe-webhook"),
     path("checkout/paid", checkout_views.payment_returned, name="checkout-paid"),

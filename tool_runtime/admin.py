@@ -87,11 +87,12 @@ class ApiTokenAdmin(admin.ModelAdmin):
     Revoking is for good: once revoked, the flag is read-only, and no save ever writes it back
     to False (a form opened before the token was revoked elsewhere included)."""
 
-    list_display = ["prefix", "user", "created_at", "expires_at", "revoked"]
-    list_filter = ["revoked", "created_at"]
+    list_display = ["prefix", "user", "kind", "created_at", "expires_at", "revoked"]
+    list_filter = ["kind", "revoked", "created_at"]
     search_fields = ["prefix", "user__username", "user__email"]
-    fields = ["prefix", "user", "created_at", "expires_at", "revoked"]
-    readonly_fields = ["prefix", "user", "created_at", "expires_at"]
+    # The signing secret is never shown: it is given once, to the agent, at issue time.
+    fields = ["prefix", "user", "kind", "created_at", "expires_at", "revoked"]
+    readonly_fields = ["prefix", "user", "kind", "created_at", "expires_at"]
     list_select_related = ["user"]
     actions = ["revoke_tokens"]
 

@@ -24,6 +24,7 @@ from typing import Any
 
 from cryptography.fernet import Fernet, InvalidToken
 from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
@@ -349,3 +350,70 @@ def purge_expired_keys(*, now=None) -> int:
         .delete()
     )
     return deleted
+
+
+# --- the request surface's policy (ACP, RFC §6) ----------------------------------------------
+# Same store, same claim; a different rule for what is kept. A tool forgets a validation
+# refusal (the corrected call may reuse its key); a request surface keeps every answer below
+# 500 (a corrected body needs a new key) and forgets every 5xx (the retry runs afresh).
+
+
+@dataclass(frozen=True)
+class StoredAnswer:
+    status: int
+    body: Any
+
+
+def body_fingerprint(body: Any) -> str:
+    """Semantic JSON equality: key order and a number's trailing zeros do not count; null and
+    an absent key, and the order of an array, do."""
+    return fingerprint(_integral_floats_as_ints(body))
+
+
+def _integral_floats_as_ints(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _integral_floats_as_ints(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_integral_floats_as_ints(v) for v in value]
+    return value
+
+
+def request_key(key: str) -> str:
+    """A key as stored: a client's key up to 255 characters is kept whole when it fits the
+    column, else as its digest (the same key always maps to the same row)."""
+    if len(key) <= 200:
+        return key
+    return "sha256:" + fingerprint(key)
+
+
+def replay_or_claim_request(
+    *, principal: AbstractBaseUser, surface: str, key: str, body: Any, correlation_id: str
+) -> StoredAnswer | Claim:
+    """The stored answer for (principal, surface, key), or the claim the request runs under
+    (end it with `settle_request`). Raises IDEMPOTENCY_KEY_REUSED (another body) or
+    IDEMPOTENCY_IN_PROGRESS (the first request still runs)."""
+    scope = {"principal": principal_label(principal), "tool": surface, "key": request_key(key)}
+    context = ToolContext(principal=principal, correlation_id=correlation_id, transport="rest")
+    found = _claim(scope, body_fingerprint(body), context, _stored_key(scope))
+    if isinstance(found, ToolOutcome):
+        return StoredAnswer(found.http_status, found.body)
+    if isinstance(found, Unsettled):  # a request surface never leaves a key awaiting
+        raise _in_progress(scope)
+    return found
+
+
+def settle_request(claim: Claim, *, status: int, body: Any) -> None:
+    """Keep the answer to replay (any status below 500); a 5xx keeps nothing, so a retry under
+    the same key is processed as a fresh request."""
+    if status >= 500:
+        release(claim)
+        return
+    IdempotencyKey.objects.filter(pk=claim.pk, runs=claim.runs).update(
+        status=IdempotencyStatus.COMPLETED,
+        locked_at=None,
+        response_body=json.dumps(body, ensure_ascii=False),
+        response_meta="{}",
+        http_status=status,
+    )

@@ -5,8 +5,14 @@ from django.db import models
 from django.utils import timezone
 
 
+class ApiTokenKind(models.TextChoices):
+    SCRIPT = "script", "Script (calls the tools over /api/tools)"
+    AGENT = "agent", "Commerce agent (calls the checkout sessions over /acp)"
+
+
 class ApiToken(models.Model):
-    """A bearer token for REST clients; only its SHA-256 digest is stored."""
+    """A bearer token for REST clients; only its SHA-256 digest is stored. Its kind says which
+    surface it opens: a script token is refused at /acp and an agent token at /api/tools."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
@@ -17,9 +23,12 @@ class ApiToken(models.Model):
     revoked = models.BooleanField(default=False)
     # Script tokens live until revoked; QA preview tokens expire and the sweeps delete them.
     expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    kind = models.CharField(max_length=8, choices=ApiTokenKind.choices, default=ApiTokenKind.SCRIPT)
+    # An agent's request-signing secret (HMAC-SHA256 over Timestamp and body); blank: unsigned.
+    signing_secret = models.CharField(max_length=128, blank=True)
 
     def __str__(self) -> str:
-        return f"{self.prefix}… ({self.user})"
+        return f"{self.prefix}… ({self.user}, {self.kind})"
 
 
 class IdempotencyStatus(models.TextChoices):

@@ -16,7 +16,7 @@ from oauth2_provider.oauth2_backends import get_oauthlib_core
 
 from tool_runtime import caller_cache
 from tool_runtime.caller_cache import Caller
-from tool_runtime.models import ApiToken
+from tool_runtime.models import ApiToken, ApiTokenKind
 
 TOKEN_PREFIX = "gg_"  # noqa: S105 (a visible prefix, not a secret)
 CHATGPT_USERNAME_PREFIX = "chatgpt-"
@@ -26,13 +26,24 @@ def _digest(token: str) -> str:
     return caller_cache.token_digest(token)
 
 
-def issue_api_token(*, user: AbstractBaseUser, ttl: timedelta | None = None) -> str:
+def issue_api_token(
+    *,
+    user: AbstractBaseUser,
+    ttl: timedelta | None = None,
+    kind: str = ApiTokenKind.SCRIPT,
+    signing_secret: str = "",
+) -> str:
     """Create a token for `user` (valid until revoked, or for `ttl`); only its digest is stored,
     so this is the one time it is seen."""
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
     expires_at = timezone.now() + ttl if ttl is not None else None
     ApiToken.objects.create(
-        user=user, digest=_digest(token), prefix=token[:8], expires_at=expires_at
+        user=user,
+        digest=_digest(token),
+        prefix=token[:8],
+        expires_at=expires_at,
+        kind=kind,
+        signing_secret=signing_secret,
     )
     return token
 
@@ -58,12 +69,12 @@ def purge_expired_api_tokens(*, now: datetime | None = None) -> int:
     return deleted
 
 
-def _live_api_token(token: str) -> ApiToken | None:
+def _live_api_token(token: str, *, kind: str = ApiTokenKind.SCRIPT) -> ApiToken | None:
     if not token:
         return None
     return (
         ApiToken.objects.select_related("user")
-        .filter(digest=_digest(token), revoked=False, user__is_active=True)
+        .filter(digest=_digest(token), revoked=False, user__is_active=True, kind=kind)
         .filter(Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now()))
         .order_by()
         .first()
@@ -74,6 +85,15 @@ def user_for_token(token: str) -> AbstractBaseUser | None:
     """Always read from the database (the preview checks its own token's state with it)."""
     row = _live_api_token(token)
     return row.user if row else None
+
+
+def agent_token_for_bearer_header(header: str | None) -> ApiToken | None:
+    """The live agent token behind `Authorization: Bearer …` (read from the database on every
+    call, so a revocation in the admin takes effect at once), or None."""
+    token = _bearer_token(header)
+    if token is None or not token.startswith(TOKEN_PREFIX):
+        return None
+    return _live_api_token(token, kind=ApiTokenKind.AGENT)
 
 
 def _bearer_token(header: str | None) -> str | None:

@@ -54,13 +54,13 @@ def send_receipt_email(message: OutboxMessage) -> str:
     """Send one copy of an order's receipt; returns what was done. Raises to be tried again."""
     order = (
         Order.objects.filter(pk=message.order_id)
-        .select_related("owner")
+        .select_related("owner", "buyer")
         .prefetch_related("lines")
         .first()
     )
     if order is None:
         raise NoSuchOrder(str(message.order_id))
-    address = (order.owner.email or "").strip()
+    address = order.receipt_email.strip()
     if not address:
         return "The customer has no e-mail address; nothing was sent."
     with translation.override(order.locale):

@@ -66,6 +66,8 @@ from checkout.payments.stripe_objects import (
     translated,
 )
 
+SHARED_PAYMENT_TOKEN_PREFIX = "spt_"  # noqa: S105 (an agent's Shared Payment Token: a prefix, no secret)
+
 # --- the provider ------------------------------------------------------------------------------------
 
 
@@ -117,14 +119,12 @@ class StripeProvider(StripeHostedCheckout):
             # A cancelled intent (see _void_unconfirmed) proved "not charged"; this run needs a
             # new one, under a create key of its own (the first one replays the cancelled intent).
             create_key = f"{idempotency_key}-create" + ("" if existing is None else f"-{attempt}")
-            customer = self._card_owner(payment_method_id)
             intent = translated(
                 lambda: self.stripe.v1.payment_intents.create(
                     params={
                         "amount": minor,
                         "currency": currency.lower(),
-                        "payment_method": payment_method_id,
-                        "customer": customer,
+                        **self._paid_with(payment_method_id),
                         "allowed_payment_method_types": ["card"],
                         "metadata": {
                             **meta,
@@ -153,6 +153,17 @@ class StripeProvider(StripeHostedCheckout):
         if found.status == ChargeStatus.FAILED:
             raise CardDeclined(found.failure_code or "CARD_DECLINED", charge=found)
         return found
+
+    def _paid_with(self, payment_method_id: str) -> dict[str, Any]:
+        """A saved card is charged with its Customer; an agent's Shared Payment Token (spt_)
+        through `payment_method_data`, where Stripe checks the grant's currency, amount limit
+        and expiry, and declines a token already used up."""
+        if payment_method_id.startswith(SHARED_PAYMENT_TOKEN_PREFIX):
+            return {"payment_method_data": {"shared_payment_granted_token": payment_method_id}}
+        return {
+            "payment_method": payment_method_id,
+            "customer": self._card_owner(payment_method_id),
+        }
 
     def _card_owner(self, payment_method_id: str) -> str:
         """The Customer a saved card is attached to: its PaymentIntent names it, as Stripe

@@ -33,7 +33,7 @@ def do_commit_order(*, order: Order, correlation_id: str) -> SagaOutcome:
     is locked while the charge is at the provider.
     """
     if not claim_for_payment(order):
-        return SagaOutcome.now(order.pk)
+        return SagaOutcome(Order.objects.get(pk=order.pk), claimed=False)
     if order.status == OrderStatus.FAILED:
         order = Order.objects.get(pk=order.pk)
         sold_out = reserve_or_fail(order=order, correlation_id=correlation_id)
@@ -100,5 +100,10 @@ def claim_for_payment(order: Order) -> bool:
                 expires_at__gt=timezone.now(),
                 confirmation_used_at__isnull=True,
                 confirmation_token_digest=order.confirmation_token_digest,
-            ).update(status=OrderStatus.PROCESSING, locale=order.locale)
+            ).update(
+                status=OrderStatus.PROCESSING,
+                locale=order.locale,
+                # An agent's completes may race with different tokens: the winner's is kept.
+                payment_method_id=order.payment_method_id,
+            )
         )

@@ -13,6 +13,8 @@ class SagaOutcome:
 
     order: Order
     error_code: str | None = None
+    # False when another call had claimed the order first: this one did nothing to it.
+    claimed: bool = True
 
     @classmethod
     def now(cls, order_id: object, error_code: str | None = None) -> SagaOutcome:

@@ -168,6 +168,16 @@ RESERVATION_TTL_SECONDS = int(os.environ.get("RESERVATION_TTL_SECONDS", "900"))
 # A QA preview's bearer token lives this long (a working day); the sweeps delete expired ones.
 PREVIEW_TOKEN_TTL_SECONDS = int(os.environ.get("PREVIEW_TOKEN_TTL_SECONDS", str(8 * 3600)))
 IDEMPOTENCY_KEY_TTL_SECONDS = int(os.environ.get("IDEMPOTENCY_KEY_TTL_SECONDS", str(24 * 3600)))
+# Agentic Commerce Protocol checkout sessions (/acp): the versions answered, the country a
+# session is priced for until the agent sends an address, and the policy links it shows.
+ACP_SUPPORTED_VERSIONS = ("2026-04-17",)
+ACP_DEFAULT_COUNTRY = os.environ.get("ACP_DEFAULT_COUNTRY", "US")
+ACP_TERMS_URL = os.environ.get("ACP_TERMS_URL", f"{PUBLIC_ORIGIN.rstrip('/')}/terms")
+ACP_PRIVACY_URL = os.environ.get("ACP_PRIVACY_URL", f"{PUBLIC_ORIGIN.rstrip('/')}/privacy")
+# A session older than this is not found (its draft's stock hold lapsed long before).
+ACP_SESSION_TTL_SECONDS = int(os.environ.get("ACP_SESSION_TTL_SECONDS", str(24 * 3600)))
+# How far a signed request's Timestamp may be from now.
+ACP_SIGNATURE_MAX_SKEW_SECONDS = 300
 IDEMPOTENCY_LOCK_TIMEOUT_SECONDS = int(os.environ.get("IDEMPOTENCY_LOCK_TIMEOUT_SECONDS", "60"))
 LOOP_GUARD_MAX_FAILURES = int(os.environ.get("LOOP_GUARD_MAX_FAILURES", "3"))
 LOOP_GUARD_WINDOW_SECONDS = int(os.environ.get("LOOP_GUARD_WINDOW_SECONDS", "600"))

@@ -84,10 +84,24 @@ def refused_for_a_reason_no_schema_states(error: dict) -> bool:
         return True
     # Across fields (a minimum above its maximum, a search with neither words nor a category),
     # or a JSON number with more than 2 decimal places.
-    return any(
-        reason in error["message"]
-        for reason in ("greater than budget_max", "greater than max_price", "no category is given")
-    ) or ("decimal places" in error["message"])
+    # An ACP tool's payload is an object in the tool schema (its own schema is ACP's), whose
+    # strings follow the printable-text rule all the same.
+    acp_text = (
+        str(error.get("field", "")).startswith("payload")
+        and "may not contain" in (error["message"])
+    )
+    return (
+        any(
+            reason in error["message"]
+            for reason in (
+                "greater than budget_max",
+                "greater than max_price",
+                "no category is given",
+            )
+        )
+        or ("decimal places" in error["message"])
+        or acp_text
+    )
 
 
 def untrimmed(value) -> bool:

@@ -1,0 +1,94 @@
+"""Request bodies checked against the vendored ACP OpenAPI document's own schemas, so a
+refusal names the JSON path the specification's schema names."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import yaml
+from django.conf import settings
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+from checkout.agentic.errors import AcpError
+from tool_runtime.text import describe_refused
+
+SPEC_VERSION = "2026-04-17"
+OPENAPI_PATH = f"vendor/acp/spec/{SPEC_VERSION}/openapi/openapi.agentic_checkout.yaml"
+DOCUMENT_URI = "urn:acp:openapi"
+
+
+@cache
+def openapi_document() -> dict[str, Any]:
+    with open(settings.BASE_DIR / OPENAPI_PATH, encoding="utf-8") as f:
+        return yaml.safe_load(f)
+
+
+@cache
+def validator(schema_name: str) -> Draft202012Validator:
+    """A validator for one of the specification's component schemas, by name."""
+    document = openapi_document()
+    registry = Registry().with_resource(
+        DOCUMENT_URI, Resource.from_contents(document, default_specification=DRAFT202012)
+    )
+    schema = {"$ref": f"{DOCUMENT_URI}#/components/schemas/{schema_name}"}
+    return Draft202012Validator(schema, registry=registry)
+
+
+def check_body(schema_name: str, body: Any) -> None:
+    """Raise a 400 naming the first place the body breaks the specification's schema."""
+    if not isinstance(body, dict):
+        raise AcpError(400, "invalid", "The request body must be a JSON object.", param="$")
+    _check_text(body, "$")
+    errors = sorted(validator(schema_name).iter_errors(body), key=lambda e: list(e.path))
+    if errors:
+        first = errors[0]
+        raise AcpError(400, "invalid", first.message[:300], param=first.json_path)
+
+
+def _check_text(value: Any, path: str) -> None:
+    """The printable-text rule (tool_runtime.text) for every string of the body, keys too: what
+    an agent sends may be stored and shown to staff."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _check_text(key, path)
+            _check_text(item, f"{path}.{key}" if key.isidentifier() else f"{path}['{key}']")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _check_text(item, f"{path}[{index}]")
+    elif isinstance(value, str):
+        why = describe_refused(value)
+        if why is None and not value.isascii():
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                why = "a lone surrogate"
+        if why is not None:
+            raise AcpError(400, "invalid", f"Text may not contain {why}.", param=path)
+
+
+def item_quantities(body: dict[str, Any]) -> tuple[dict[str, Any], list[int]]:
+    """The body without each line item's `quantity`, and the quantities (1 when absent): the
+    specification's Item schema has no quantity field, though its examples send one."""
+    items = body.get("line_items")
+    if not isinstance(items, list):
+        return body, []
+    quantities, stripped = [], []
+    for index, item in enumerate(items):
+        if isinstance(item, dict) and "quantity" in item:
+            item = dict(item)
+            quantity = item.pop("quantity")
+            if not isinstance(quantity, int) or isinstance(quantity, bool) or quantity < 1:
+                raise AcpError(
+                    400,
+                    "invalid",
+                    "quantity must be a whole number of at least 1.",
+                    param=f"$.line_items[{index}].quantity",
+                )
+            quantities.append(quantity)
+        else:
+            quantities.append(1)
+        stripped.append(item)
+    return {**body, "line_items": stripped}, quantities
