@@ -186,6 +186,17 @@ def last_shipping(*, workflow_id: uuid.UUID) -> dict | None:
     return shipping if isinstance(shipping, dict) else None
 
 
+def order_with_holds(*, order_id: uuid.UUID) -> Order | None:
+    """An order with its lines and stock holds, for a screen that shows a payment's context;
+    the caller took the id from an outcome already authorised for its owner."""
+    return (
+        Order.objects.select_related("owner")
+        .prefetch_related("lines", "reservations")
+        .filter(pk=order_id)
+        .first()
+    )
+
+
 def first_line(*, order_id: uuid.UUID) -> OrderLine | None:
     """An order's first line, with its product."""
     return (

@@ -13,7 +13,7 @@ from uuid import UUID
 from django.utils import translation
 
 from checkout import selectors as checkout_selectors
-from checkout.payments.methods import offered_payment_methods
+from checkout.payments.methods import offered_payment_methods, payment_method_label
 from gifts import catalog
 from gifts.catalog import CatalogItem
 from gifts.models import WorkflowContext
@@ -120,3 +120,40 @@ def order_fulfilment(order_id: Any) -> dict[str, Any] | None:
     except ValueError:
         return None
     return checkout_selectors.fulfilment_of(order_id=key)
+
+
+@dataclass(frozen=True)
+class PaymentAttempt:
+    """What a payment screen keeps on show around a failed or waiting payment."""
+
+    gift_name: str
+    quantity: int
+    amount: Any
+    currency: str
+    shipping: dict[str, str]
+    card_label: str
+    held_until: Any  # when the order's live stock hold lapses; None when nothing is held
+
+
+def payment_attempt(order_id: Any) -> PaymentAttempt | None:
+    """The order a payment was for: its gift, total, address and card, and its stock hold."""
+    try:
+        key = UUID(str(order_id))
+    except ValueError:
+        return None
+    order = checkout_selectors.order_with_holds(order_id=key)
+    if order is None:
+        return None
+    line = next(iter(order.lines.all()), None)
+    holds = [r.expires_at for r in order.reservations.all() if r.status == "held"]
+    return PaymentAttempt(
+        gift_name=line.name if line else "",
+        quantity=line.quantity if line else 1,
+        amount=order.amount,
+        currency=order.currency,
+        shipping={k: str(order.shipping.get(k) or "") for k in SHIPPING_FIELDS},
+        card_label=payment_method_label(
+            user=order.owner, payment_method_id=order.payment_method_id
+        ),
+        held_until=min(holds) if holds else None,
+    )

@@ -17,6 +17,8 @@
 
   var CONTRACT = "v1";
   var REQUEST_TIMEOUT_MS = 30000; // never an endless spinner
+  var POLL_FIRST_MS = 2000; // a waiting order is asked about again after this, then less often
+  var POLL_MAX_MS = 30000;
   var MAX_KEYS = 30;
   var MAX_DRAFTS = 5;
 
@@ -377,6 +379,8 @@
       button.setAttribute("hx-post", actionBase + encodeURIComponent(tool));
     });
     if (htmx) htmx.process(root);
+    openOnShow();
+    schedulePoll(false);
   }
 
   function render(html, ctx, options) {
@@ -392,6 +396,123 @@
   function setBusy(on) {
     root.setAttribute("aria-busy", on ? "true" : "false");
     app.classList.toggle("gg-busy", !!on);
+    if (!on) root.classList.remove("gg-inplace");
+  }
+
+  // A button that names what it is doing (data-gg-busy-label) keeps its view on screen while
+  // its call runs, as a hosted payment page keeps the order in sight while it pays.
+  function pressing(elt) {
+    var label = elt && elt.getAttribute && elt.getAttribute("data-gg-busy-label");
+    root.classList.toggle("gg-inplace", !!label);
+    if (!label) return;
+    elt.textContent = label;
+    elt.setAttribute("aria-disabled", "true");
+  }
+
+  // ---------------------------------------------------------------- waiting orders, other tabs
+
+  // A view that waits for something outside the widget (a payment being confirmed, a payment
+  // page in another tab) names the read that shows its progress in data-gg-poll (the tool) and
+  // data-gg-args. It is asked again with growing pauses while the widget is visible, never
+  // while it is hidden, and at once when the person comes back; an answer in another state
+  // (data-gg-state) replaces the view.
+  var poll = { timer: null, delay: POLL_FIRST_MS, key: null };
+
+  function pollTarget() {
+    return root.querySelector("[data-gg-poll]");
+  }
+
+  function shownState() {
+    var view = root.querySelector("[data-gg-view]");
+    return view ? view.getAttribute("data-gg-state") : "";
+  }
+
+  function stopPoll() {
+    window.clearTimeout(poll.timer);
+    poll.timer = null;
+  }
+
+  function schedulePoll(reset) {
+    stopPoll();
+    var elt = pollTarget();
+    if (!elt || document.visibilityState === "hidden") return;
+    var key = shownState() + "|" + elt.getAttribute("data-gg-args");
+    if (reset || key !== poll.key) poll.delay = POLL_FIRST_MS;
+    poll.key = key;
+    poll.timer = window.setTimeout(pollNow, poll.delay);
+    poll.delay = Math.min(POLL_MAX_MS, Math.round(poll.delay * 1.6));
+  }
+
+  function pollNow() {
+    poll.timer = null;
+    var elt = pollTarget();
+    if (!elt || document.visibilityState === "hidden") return;
+    if (busy || app.classList.contains("gg-busy")) return schedulePoll(false); // the person's call first
+    var action = { tool: elt.getAttribute("data-gg-poll"), args: parse(elt.getAttribute("data-gg-args")) || {} };
+    quietCall(action).then(function (html) {
+      if (pollTarget() !== elt) return; // the person moved on meanwhile
+      var probe = document.createElement("template");
+      probe.innerHTML = html;
+      var next = probe.content.querySelector("[data-gg-view]");
+      var now = next && next.getAttribute("data-gg-state");
+      // A read that failed for now (an error view) is not news: the wait goes on.
+      if (now && now !== "error" && now !== shownState()) render(html, action, { focus: true });
+      else schedulePoll(false);
+    }, function () {
+      if (pollTarget() === elt) schedulePoll(false);
+    });
+  }
+
+  // A read without the busy state: the view stays as it is until the answer differs.
+  function quietCall(action) {
+    if (hosted) {
+      return Promise.resolve().then(function () {
+        if (mode === "mcp-pending") throw new Error("the host has not answered yet");
+        return hostCall(action);
+      }).then(function (result) {
+        var html = htmlFrom(result);
+        if (!html) throw new Error("no fragment");
+        return html;
+      });
+    }
+    var headers = { "Content-Type": "application/json", "X-GG-Contract": CONTRACT, "X-GG-Locale": language() };
+    var zone = timeZone();
+    if (zone) headers["X-GG-Time-Zone"] = zone;
+    var csrf = app.getAttribute("data-gg-csrf");
+    if (csrf) headers["X-CSRFToken"] = csrf;
+    return window.fetch(actionBase + encodeURIComponent(action.tool), {
+      method: "POST",
+      headers: headers,
+      body: JSON.stringify(action.args),
+      credentials: "same-origin",
+    }).then(function (response) {
+      if (response.status !== 200 || response.headers.get("X-GG-Fragment") !== CONTRACT) {
+        throw new Error("not a fragment");
+      }
+      return response.text();
+    });
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "hidden") stopPoll();
+    else if (pollTarget()) {
+      poll.delay = POLL_FIRST_MS;
+      pollNow(); // the person is back (from a payment page, say): look now
+    }
+  });
+
+  // A link marked data-gg-open-on-show (a hosted payment page) opens once when its view is
+  // first shown; a re-mount of the same view does not open it again, the person's click does.
+  var opened = {};
+
+  function openOnShow() {
+    var link = root.querySelector("a[data-gg-open-on-show]");
+    if (!link) return;
+    var mark = digest(link.href);
+    if (opened[mark] || sessionGet(storeBase + ":opened:" + mark)) return;
+    opened[mark] = true;
+    sessionSet(storeBase + ":opened:" + mark, "1");
+    openLink(link.href);
   }
 
   // After the person's action the keyboard focus goes to the new view's heading (or banner
@@ -699,6 +820,8 @@
       rpc("ui/open-link", { url: url }).catch(function (e) { ignore("ui/open-link refused", e); });
     } else if (openai && typeof openai.openExternal === "function") {
       openai.openExternal({ href: url });
+    } else {
+      window.open(url, "_blank", "noopener");
     }
   }
 
@@ -730,7 +853,9 @@
     }
     if (elt.type === "submit") return; // its form's submit event carries the action
     evt.preventDefault();
-    if (!followUp(elt) && elt.hasAttribute("data-gg-tool")) viaCallTool(actionFor(elt));
+    if (followUp(elt) || !elt.hasAttribute("data-gg-tool") || busy) return;
+    pressing(elt);
+    viaCallTool(actionFor(elt));
   });
 
   document.addEventListener("change", rememberChoice);
@@ -773,7 +898,9 @@
     });
 
     document.addEventListener("htmx:beforeRequest", function (evt) {
-      if (root.contains(evt.detail.elt)) setBusy(true);
+      if (!root.contains(evt.detail.elt)) return;
+      pressing(evt.detail.elt);
+      setBusy(true);
     });
 
     document.addEventListener("htmx:beforeSwap", function (evt) {

@@ -227,6 +227,17 @@
     el.log.insertBefore(item, el.log.firstChild);
   }
 
+  // As a host does: a web page the widget asks for opens in a new tab (a hosted payment page),
+  // never in the chat's own.
+  function openForWidget(url) {
+    if (typeof url !== "string" || !/^https?:\/\//i.test(url)) {
+      logNote("The widget asked the host to open something that is not a web page; ignored.");
+      return;
+    }
+    logNote("The widget asked the host to open " + url);
+    window.open(url, "_blank", "noopener");
+  }
+
   // ------------------------------------------------------------------ window.openai for the frame
 
   function connect(frameWindow) {
@@ -253,7 +264,9 @@
         return Promise.resolve({ mode: mode });
       },
       notifyIntrinsicHeight: function () {},
-      openExternal: function () {},
+      openExternal: function (request) {
+        openForWidget(request && request.href);
+      },
       requestClose: function () {},
     };
     ["theme", "locale", "displayMode", "maxHeight", "safeArea", "userAgent", "view",
@@ -330,7 +343,7 @@
       return {};
     },
     "ui/open-link": function (params) {
-      logNote("The widget asked the host to open " + params.url);
+      openForWidget(params.url);
       return {};
     },
     "ui/request-display-mode": function (params) {

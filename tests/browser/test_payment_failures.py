@@ -24,6 +24,22 @@ FAILURES = [
     ("pm_card_unavailable", "PAYMENT_PROVIDER_ERROR"),
 ]
 LOCALES = {"en": "en", "pl": "pl"}
+# A decline names the card that was declined, in place of the catalog's general banner.
+DECLINED_CARD = {
+    "CARD_DECLINED": (
+        "Visa •••• 0002",
+        translation.gettext_lazy(
+            "%(card)s was declined. Nothing was charged: choose another payment method."
+        ),
+    ),
+    "INSUFFICIENT_FUNDS": (
+        "Visa •••• 9995",
+        translation.gettext_lazy(
+            "%(card)s was declined for insufficient funds. Nothing was charged: choose another "
+            "payment method."
+        ),
+    ),
+}
 
 
 def expected(text_of, locale: str) -> str:
@@ -51,7 +67,14 @@ def test_payment_failure_banner_and_its_way_out(
 
     banner = widget.get_by_test_id("error-banner")
     expect(banner).to_have_attribute("data-error-code", code)
-    expect(banner).to_contain_text(expected(ERROR_CATALOG[code].banner, locale))
+    if code in DECLINED_CARD:
+        card, words = DECLINED_CARD[code]
+        with translation.override(locale):
+            expect(banner).to_contain_text(str(words) % {"card": card})
+        # The order stays in view beside the banner, with the card it was.
+        expect(widget.get_by_test_id("failed-card")).to_have_text(card)
+    else:
+        expect(banner).to_contain_text(expected(ERROR_CATALOG[code].banner, locale))
     assert code not in banner.inner_text()
     screenshot(page, f"preview-banner-{code.lower()}-{locale}")
     change = widget.get_by_test_id("change-payment")

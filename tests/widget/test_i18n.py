@@ -28,7 +28,10 @@ UI_STRINGS = [
     "Shipping address", "Gift ideas for you", "Who is the gift for?", "Or change the brief:",
     "Change the brief:", "Back to ideas", "Search for", "Everything", "Sort by", "Best match",
     "Price: low to high", "Price: high to low", "Search every category",
-    "Show everything in this category", "Nothing found with these filters.",
+    "Show everything in this category", "Nothing found with these filters.", "Paying…",
+    "Opening the payment page…", "Finish paying in the tab that opened.",
+    "Your bank asks you to confirm the payment.", "Open the payment page again",
+    "Open the confirmation again", "Cancel the order", "Pay again",
 ]  # fmt: skip
 
 

@@ -375,7 +375,7 @@ def test_widget_css_styles_the_contract_attributes_and_the_shell_stays_small():
     for selector in (
         '[data-display-mode="fullscreen"] .gg-filters',
         ':root[data-theme="dark"]',
-        '#gg-root[aria-busy="true"] .gg-skeleton',
+        '#gg-root[aria-busy="true"]:not(.gg-inplace) .gg-skeleton',
         "scroll-snap-type: x mandatory",
         "aspect-ratio: 4 / 3",
     ):

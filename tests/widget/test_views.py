@@ -169,7 +169,7 @@ def test_a_declined_card_shows_its_banner_and_the_way_out(shopper, demo_catalog)
     html = response.content.decode()
     assert response.status_code == 200 and response["X-GG-Tool-Status"] == "402"
     assert 'data-error-code="CARD_DECLINED"' in html
-    assert "Twoja karta została odrzucona" in html
+    assert "Karta Visa •••• 0002 została odrzucona" in html
     assert 'data-testid="change-payment"' in html and 'data-testid="retry"' not in html
 
 

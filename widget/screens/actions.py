@@ -24,6 +24,9 @@ class Action:
     inherit: str = ""  # argument names the bridge copies from the action on screen
     followup: str = ""  # in ChatGPT ask the model instead (the tool is not widget-callable)
     aria_label: str = ""
+    # What the button says while its call runs; the view stays on screen meanwhile (a payment
+    # keeps its summary in sight) instead of giving way to the next view's skeleton.
+    busy_label: str = ""
 
     @property
     def url(self) -> str:

@@ -16,6 +16,7 @@ from widget.screens.checkout import checkout_context, refused_form_context
 from widget.screens.done import done_context
 from widget.screens.empty import empty_context
 from widget.screens.error import error_context
+from widget.screens.payment import payment_failure_context
 from widget.screens.resume import resume_context
 from widget.screens.selected import selected_context
 from widget.screens.status import status_context
@@ -54,6 +55,8 @@ def screen_for(
         error = outcome.error or {}
         if tool == "prepare_order" and (form := refused_form_context(error, arguments)):
             return "checkout", form
+        if tool == "commit_order" and (failed := payment_failure_context(tool, error)):
+            return "error", failed
         return "error", error_context(tool, error)
     if tool == "start_gift_workflow":
         return "brief", brief_context(body.get("workflow_id"), {})

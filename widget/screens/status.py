@@ -3,6 +3,7 @@ shown in place of a screen that could not be drawn after its tool ran."""
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 from typing import Any
 from urllib.parse import urljoin
@@ -15,7 +16,7 @@ from django.utils.translation import pgettext
 from checkout import selectors as checkout_selectors
 from tool_runtime.errors import ERROR_CATALOG, spec_for
 from widget import selectors
-from widget.formatting import money, picture
+from widget.formatting import local_time, money, picture
 from widget.receipts import fulfilment_label
 from widget.screens.actions import Action, checkout_action, start_over_action
 
@@ -34,11 +35,18 @@ STATUS_TEXT = {
     ),
     "failed": lambda: (_("The order did not go through."), _("You have not been charged.")),
     "cancelled": lambda: (_("The order was cancelled."), ""),
+    "awaiting_payment": lambda: (
+        _("Finish paying in the tab that opened."),
+        _("This screen updates by itself once the payment goes through."),
+    ),
     "draft": lambda: (
         _("This order is not confirmed yet."),
         _("Review it and confirm when you are ready."),
     ),
 }
+# Where an order waits for something outside the widget, the screen asks get_order again by
+# itself (bridge.js: data-gg-poll), so the person never has to press "Check again".
+WAITING = {"payment_pending", "processing", "awaiting_payment"}
 
 
 def status_context(
@@ -51,7 +59,11 @@ def status_context(
     actions: list[Action] = []
     banner = ""
     failure = body.get("failure") or None
-    if status in {"payment_pending", "processing"}:
+    waiting = _awaiting_payment(body) if status == "awaiting_payment" else {}
+    if waiting:
+        heading, text = waiting["heading"], waiting["text"]
+        actions.append(waiting["cancel"])
+    elif status in WAITING:
         actions.append(
             Action(
                 "get_order",
@@ -64,7 +76,10 @@ def status_context(
     elif status == "failed":
         if failure and failure.get("code") in ERROR_CATALOG:
             banner = str(spec_for(failure["code"]).banner)
-        actions.append(checkout_action(workflow_id, _("Choose another payment method")))
+        expired = bool(failure) and failure.get("code") == "CHECKOUT_EXPIRED"
+        # A page that lapsed unpaid: the same card may well do, on a new page.
+        label = _("Pay again") if expired else _("Choose another payment method")
+        actions.append(checkout_action(workflow_id, label))
     elif status == "draft":
         actions.append(checkout_action(workflow_id, _("Review the order")))
     elif status in {"cancelled", "completed"}:
@@ -97,6 +112,51 @@ def status_context(
         "order_ref": str(order_id).split("-")[0].upper() if order_id else "",
         **(_delivery(order_id, (meta or {}).get("receipt_key")) if status == "completed" else {}),
         "actions": actions,
+        "open_url": waiting.get("url", ""),
+        "open_label": waiting.get("open_label", ""),
+        "poll_args": json.dumps({"order_id": str(order_id)})
+        if status in WAITING and order_id
+        else "",
+    }
+
+
+def _awaiting_payment(body: dict[str, Any]) -> dict[str, Any]:
+    """An order waiting for the person to pay on a page of the payment service (or to confirm
+    a saved card with their bank): the page opens by itself, can be opened again, and the
+    order can be cancelled meanwhile. {} without a page to go to."""
+    next_action = body.get("next_action") or {}
+    url = next_action.get("url") or ""
+    if next_action.get("type") != "open_url" or not url.startswith(("https://", "http://")):
+        return {}
+    held_until = local_time(next_action.get("expires_at") or body.get("expires_at"))
+    held = (
+        _("The gift is held for you until %(held_until)s.") % {"held_until": held_until}
+        if held_until
+        else ""
+    )
+    if next_action.get("reason") == "authenticate":
+        heading = _("Your bank asks you to confirm the payment.")
+        what = _("Confirm it in the tab that opened; this screen updates by itself.")
+        open_label = _("Open the confirmation again")
+    else:
+        heading = _("Finish paying in the tab that opened.")
+        what = _("This screen updates by itself once the payment goes through.")
+        open_label = _("Open the payment page again")
+    return {
+        "heading": heading,
+        "text": " ".join(part for part in (held, what) if part),
+        "url": url,
+        "open_label": open_label,
+        "cancel": Action(
+            "cancel_order",
+            _("Cancel the order"),
+            {
+                "order_id": str(body.get("order_id")),
+                "reason": "The person cancelled while paying on the payment page.",
+            },
+            testid="cancel-order",
+            idempotent=True,
+        ),
     }
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from checkout.payments.methods import NEW_CARD
 from widget import selectors
 from widget.formatting import country_name, local_time, money, picture
 from widget.screens.actions import Action, action_url, back_to_checkout_action
@@ -90,6 +91,9 @@ def summary_context(body: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any
             testid="confirm-purchase",
             style="primary",
             idempotent=True,
+            busy_label=_("Opening the payment page…")
+            if (body.get("payment_method") or {}).get("id") == NEW_CARD
+            else _("Paying…"),
         ),
         "back": back_to_checkout_action(workflow_id),
     }
