@@ -178,6 +178,10 @@ ACP_PRIVACY_URL = os.environ.get("ACP_PRIVACY_URL", f"{PUBLIC_ORIGIN.rstrip('/')
 ACP_SESSION_TTL_SECONDS = int(os.environ.get("ACP_SESSION_TTL_SECONDS", str(24 * 3600)))
 # How far a signed request's Timestamp may be from now.
 ACP_SIGNATURE_MAX_SKEW_SECONDS = 300
+# ChatGPT's payment sheet (window.openai.requestCheckout), a private beta: off unless enabled.
+CHATGPT_PAYMENT_SHEET = os.environ.get("CHATGPT_PAYMENT_SHEET", "") == "1"
+# The merchant id ChatGPT's sheet pays (the Stripe profile's Network ID).
+CHATGPT_MERCHANT_ID = os.environ.get("CHATGPT_MERCHANT_ID", "")
 IDEMPOTENCY_LOCK_TIMEOUT_SECONDS = int(os.environ.get("IDEMPOTENCY_LOCK_TIMEOUT_SECONDS", "60"))
 LOOP_GUARD_MAX_FAILURES = int(os.environ.get("LOOP_GUARD_MAX_FAILURES", "3"))
 LOOP_GUARD_WINDOW_SECONDS = int(os.environ.get("LOOP_GUARD_WINDOW_SECONDS", "600"))
