@@ -26,6 +26,7 @@ from checkout.schemas import (
     PrepareOrderInput,
     PrepareOrderOutput,
 )
+from checkout.scopes import ORDERS_WRITE
 from gifts.models import Step, WorkflowContext
 from gifts.tools import GIFTS_READ
 from tool_runtime.registry import (
@@ -38,7 +39,6 @@ from tool_runtime.registry import (
 )
 from tool_runtime.validation import InputCheck
 
-ORDERS_WRITE = "orders:write"
 declare_scopes({ORDERS_WRITE: _("Prepare, pay for and cancel orders you confirm")})
 
 COMMERCE_STEPS = frozenset({Step.GIFT_SELECTED, Step.CHECKOUT})

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from checkout.agentic import operations, payment_sheet
 from checkout.agentic.errors import AcpError
-from checkout.tools import ORDERS_WRITE
+from checkout.scopes import ORDERS_WRITE
 from gifts.tools import GIFTS_READ
 from tool_runtime.errors import ANALYTICS, B, ToolError, declare_errors, error_spec
 from tool_runtime.registry import Annotations, ToolContext, ToolResult, ToolSpec, register
