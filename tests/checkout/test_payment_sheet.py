@@ -118,3 +118,15 @@ def test_another_persons_session_is_not_found(api, other_api, sheet_on):
     assert theirs.status == 404, theirs.body
     assert theirs.body["error"]["code"] == "NOT_FOUND"
     assert _succeeded(sheet_on) == []
+
+
+def test_a_test_token_for_the_preview_sheet_pays_at_most_its_amount(api, sheet_on):
+    import time
+
+    from checkout.payments.test_tokens import grant_test_token
+
+    placed = draft_order(api)
+    session = placed.prepared.body["_meta"]["checkout_session"]
+    token = grant_test_token(amount_minor=_total(session), currency="usd", now=int(time.time()))
+    assert token.startswith("spt_")
+    assert _pay(api, session, token).body["status"] == "completed"
