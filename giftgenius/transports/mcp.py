@@ -409,12 +409,29 @@ class GiftGeniusMCPServer(MCPServer):
             request = call_request(name, arguments, context)
             # anyio's worker threads copy the context without asgiref's per-call bookkeeping
             # (its context restore was ~5 % of a call's CPU); the ORM needs no shared thread.
-            return await to_thread.run_sync(run_tool_call, request)
+            result = await to_thread.run_sync(run_tool_call, request)
         except Exception:
             # The SDK would send str(exc) to the client; the contract sends INTERNAL_ERROR instead.
             log.exception("mcp_call_crashed", tool=name)
             fallback = request or CallRequest(name, arguments, None, None, None, None, "en", None)
             return internal_error_result(fallback)
+        if (refusal := acp_refusal(result)) is not None:
+            # ACP's MCP binding: a checkout session's refusal is a JSON-RPC error with ACP's
+            # Error object as its data (docs/acp.md §1).
+            raise MCPError(ACP_ERROR_CODE, refusal["message"], data=refusal)
+        return result
+
+
+ACP_ERROR_CODE = -32000  # the JSON-RPC code ACP's MCP binding gives every ACP error
+
+
+def acp_refusal(result: CallToolResult) -> dict[str, Any] | None:
+    """The ACP Error object an ACP tool refused with (error.details.acp_error), or None."""
+    if not result.is_error or not isinstance(result.structured_content, dict):
+        return None
+    details = (result.structured_content.get("error") or {}).get("details") or {}
+    found = details.get("acp_error")
+    return found if isinstance(found, dict) else None
 
 
 def transport_security() -> TransportSecuritySettings:

@@ -28,6 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from prometheus_client import CollectorRegistry
 
+from giftgenius.transports.mcp import ACP_ERROR_CODE
 from tests.conftest import ToolClient
 from tool_runtime import call_log
 from tool_runtime.errors import ERROR_CATALOG
@@ -200,6 +201,13 @@ def test_every_tool_over_mcp_with_its_meta(live_url, user, demo_catalog, loop_gu
 
         assert response.status_code < 500, response.text
         answer = response.json()
+        if "error" in answer and answer["error"]["code"] == ACP_ERROR_CODE:
+            # An ACP tool's refusal, a JSON-RPC error as ACP's MCP binding says (the data is
+            # ACP's Error): the text was accepted (a refused one is a VALIDATION_ERROR first).
+            assert tool.endswith("_checkout_session") and not refused(text), answer
+            assert {"type", "code", "message"} <= set(answer["error"]["data"])
+            assert seen_calls() == before + 1
+            return
         if "error" in answer:
             # The SDK's JSON parser refuses a lone surrogate escape in the handshake era (the
             # envelope era reads it and answers the tool's VALIDATION_ERROR): a JSON-RPC parse

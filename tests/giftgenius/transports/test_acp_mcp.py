@@ -7,6 +7,7 @@ from __future__ import annotations
 import uuid
 
 import pytest
+from mcp.shared.exceptions import MCPError
 
 from checkout.ledger import check_ledger
 from checkout.models import Order, OrderStatus
@@ -72,31 +73,37 @@ def test_an_agent_buys_over_mcp_with_the_acp_tools(live_url, stripe_provider):
     assert check_ledger().ok
 
 
-def test_acp_refusals_over_mcp_carry_the_acp_error(live_url):
+def _refusal(mcp: McpTestClient, name: str, arguments: dict, subject: str = "acp-mcp-buyer"):
+    """The JSON-RPC error an ACP refusal is (the binding): code -32000, ACP's Error as data."""
+    with pytest.raises(Exception) as raised:  # the SDK may wrap it: unwrapped below
+        mcp.call(name, arguments, meta={**SUBJECT_META, "openai/subject": subject})
+    error = raised.value
+    while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
+        error = error.exceptions[0]  # the SDK client's task group wraps it
+    assert isinstance(error, MCPError), raised.value
+    assert error.code == -32000
+    return error.data
+
+
+def test_acp_refusals_over_mcp_are_json_rpc_errors_carrying_the_acp_error(live_url):
     make_product(sku="GG-ACP-MCP", stock=3)
     mcp = McpTestClient(live_url)
-    unknown = mcp.call(
-        "get_checkout_session", {"meta": _meta(), "id": "cs_nope"}, meta=SUBJECT_META
-    )
-    assert unknown.is_error is True
-    error = unknown.structured_content["error"]
-    assert error["code"] == "NOT_FOUND"
-    assert error["details"]["acp_error"]["code"] == "not_found"
+    unknown = _refusal(mcp, "get_checkout_session", {"meta": _meta(), "id": "cs_nope"})
+    assert (unknown["type"], unknown["code"]) == ("invalid_request", "not_found")
     old = {"meta": {"api_version": "2025-09-29"}, "payload": create_body("GG-ACP-MCP")}
-    refused = mcp.call("create_checkout_session", old, meta=SUBJECT_META).structured_content
-    assert refused["error"]["details"]["acp_error"]["code"] == "unsupported_api_version"
+    assert _refusal(mcp, "create_checkout_session", old)["code"] == "unsupported_api_version"
     bad = {"meta": _meta(), "payload": {**create_body("GG-ACP-MCP"), "currency": 5}}
-    invalid = mcp.call("create_checkout_session", bad, meta=SUBJECT_META).structured_content
-    assert invalid["error"]["field"] == "$.currency"
-    other = McpTestClient(live_url)
+    assert _refusal(mcp, "create_checkout_session", bad)["param"] == "$.currency"
     mine = mcp.call(
         "create_checkout_session",
         {"meta": _meta(), "payload": create_body("GG-ACP-MCP")},
         meta=SUBJECT_META,
     ).structured_content
-    theirs = other.call(
-        "get_checkout_session",
-        {"meta": _meta(), "id": mine["id"]},
-        meta={**SUBJECT_META, "openai/subject": "someone-else"},
+    theirs = _refusal(
+        mcp, "get_checkout_session", {"meta": _meta(), "id": mine["id"]}, subject="someone-else"
     )
-    assert theirs.is_error is True and theirs.structured_content["error"]["code"] == "NOT_FOUND"
+    assert theirs["code"] == "not_found"
+    # A call the tool's own schema refuses (no meta) stays a tool error, as for every tool.
+    unchecked = mcp.call("get_checkout_session", {"id": mine["id"]}, meta=SUBJECT_META)
+    assert unchecked.is_error is True
+    assert unchecked.structured_content["error"]["code"] == "VALIDATION_ERROR"
