@@ -254,7 +254,8 @@ def complete_checkout_tool(context: ToolContext, args: CompleteCheckoutInput) ->
             CODES.get(done.status, "CHECKOUT_SESSION_REFUSED"),
             done.body["message"],
             field=done.body.get("param"),
-            details={"acp_error": done.body, "http_status": done.status},
+            # Not ACP's MCP binding: OpenAI's tool refuses as any other tool does.
+            details={"checkout_error": done.body, "http_status": done.status},
         )
     return ToolResult(data=CheckoutSessionOutput.model_validate(done.body))
 

@@ -117,6 +117,7 @@ def test_another_persons_session_is_not_found(api, other_api, sheet_on):
     theirs = _pay(other_api, session, token)
     assert theirs.status == 404, theirs.body
     assert theirs.body["error"]["code"] == "NOT_FOUND"
+    assert "acp_error" not in theirs.body["error"]["details"]  # a tool error, not the binding's
     assert _succeeded(sheet_on) == []
 
 
