@@ -20,7 +20,13 @@ from checkout.models import Order, OrderStatus, PaymentStatus
 from checkout.payments.provider import get_provider
 from checkout.sweeps import run_sweeps
 from gifts.models import Product
-from tests.browser.conftest import BROWSER_DB, BrowserProblems, log_in, widget_frame
+from tests.browser.conftest import (
+    BROWSER_DB,
+    BrowserProblems,
+    log_in,
+    serious_axe_violations,
+    widget_frame,
+)
 from tests.browser.flows import start_in_preview
 
 pytestmark = [pytest.mark.browser, BROWSER_DB]
@@ -264,11 +270,7 @@ def test_a_saved_card_whose_bank_asks_is_confirmed_in_a_new_tab(
     assert check_ledger().ok
 
 
-@pytest.mark.parametrize("payment_page", [SIMULATOR], ids=["simulator"], indirect=True)
-def test_the_standalone_page_opens_the_payment_page_and_asks_by_itself(
-    page: Page, payment_page: PaymentPage
-):
-    """Without a host (htmx): the bridge opens the page itself and reads the order with fetch."""
+def standalone_to_summary(page: Page) -> None:
     log_in(page, "demo", "demo", "/widget/")
     page.get_by_test_id("start").click()
     page.get_by_test_id("brief-form").locator("input[name=interests]").fill("coffee")
@@ -278,6 +280,14 @@ def test_the_standalone_page_opens_the_payment_page_and_asks_by_itself(
     select = page.get_by_test_id("payment-method")
     select.select_option(select.locator("option", has_text="New card").first.get_attribute("value"))
     page.get_by_test_id("prepare-order").click()
+
+
+@pytest.mark.parametrize("payment_page", [SIMULATOR], ids=["simulator"], indirect=True)
+def test_the_standalone_page_opens_the_payment_page_and_asks_by_itself(
+    page: Page, payment_page: PaymentPage
+):
+    """Without a host (htmx): the bridge opens the page itself and reads the order with fetch."""
+    standalone_to_summary(page)
     with page.context.expect_page() as opened:
         page.get_by_test_id("confirm-purchase").click()
     status = page.get_by_test_id("order-status")
@@ -289,3 +299,15 @@ def test_the_standalone_page_opens_the_payment_page_and_asks_by_itself(
     page.bring_to_front()
     expect(status).to_have_attribute("data-status", "completed", timeout=SETTLED)
     assert check_ledger().ok
+
+
+@pytest.mark.parametrize("payment_page", [SIMULATOR], ids=["simulator"], indirect=True)
+def test_the_awaiting_payment_screen_is_accessible(axe_page: Page, payment_page: PaymentPage):
+    standalone_to_summary(axe_page)
+    with axe_page.context.expect_page():
+        axe_page.get_by_test_id("confirm-purchase").click()
+    expect(axe_page.get_by_test_id("order-status")).to_have_attribute(
+        "data-status", "awaiting_payment"
+    )
+    axe_page.bring_to_front()
+    assert serious_axe_violations(axe_page) == []
