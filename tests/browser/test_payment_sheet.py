@@ -81,3 +81,28 @@ def test_with_the_setting_off_the_widget_never_asks_for_the_sheet(staff_page: Pa
     assert page.evaluate("window.GiftGeniusPreviewHost.checkoutRequests()") == []
     expect(page.get_by_test_id("qa-sheet")).to_be_hidden()
     assert "commit_order" in [c["name"] for c in calls]
+
+
+def test_closing_the_sheet_keeps_the_summary_and_charges_nothing(
+    staff_page: Page, settings, localstripe_preview: str
+):
+    settings.CHATGPT_PAYMENT_SHEET = True
+    page = staff_page
+    calls = mcp_calls(page)
+    start_in_preview(page, "?dialect=openai")
+    widget = widget_frame(page)
+    widget.get_by_test_id("select-gift").first.click()
+    widget.get_by_test_id("go-to-checkout").click()
+    widget.get_by_test_id("payment-method").select_option(_new_card(page))
+    widget.get_by_test_id("prepare-order").click()
+    confirm = widget.get_by_test_id("confirm-purchase")
+    label = confirm.inner_text()
+    confirm.click()
+    expect(page.get_by_test_id("qa-sheet")).to_be_visible()
+    page.get_by_test_id("qa-sheet-close").click()
+    expect(page.get_by_test_id("qa-sheet")).to_be_hidden()
+    expect(confirm).to_have_text(label)  # the summary is back, ready to confirm again
+    names = [c["name"] for c in calls]
+    assert "complete_checkout" not in names and "commit_order" not in names
+    assert not [i for i in intents(localstripe_preview) if i["status"] == "succeeded"]
+    assert not Order.objects.filter(status=OrderStatus.COMPLETED).exists()
