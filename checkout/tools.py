@@ -4,10 +4,12 @@ they call (services.prepare_order is the write; prepare_order_tool answers the t
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from checkout import selectors, services
+from checkout.agentic import payment_sheet
 from checkout.payments.methods import offered_payment_methods, payment_method_label
 from checkout.saga.draft import GiftOptions
 from checkout.saga.states import ALREADY, CLOSED, IN_FLIGHT
@@ -24,6 +26,7 @@ from checkout.schemas import (
     PrepareOrderInput,
     PrepareOrderOutput,
 )
+from checkout.scopes import ORDERS_WRITE
 from gifts.models import Step, WorkflowContext
 from gifts.tools import GIFTS_READ
 from tool_runtime.registry import (
@@ -36,7 +39,6 @@ from tool_runtime.registry import (
 )
 from tool_runtime.validation import InputCheck
 
-ORDERS_WRITE = "orders:write"
 declare_scopes({ORDERS_WRITE: _("Prepare, pay for and cancel orders you confirm")})
 
 COMMERCE_STEPS = frozenset({Step.GIFT_SELECTED, Step.CHECKOUT})
@@ -136,6 +138,9 @@ def prepare_order_tool(context: ToolContext, args: PrepareOrderInput) -> ToolRes
         "confirmation_token": prepared.confirmation_token,
         "idempotency_key": args.idempotency_key,
     }
+    if settings.CHATGPT_PAYMENT_SHEET:
+        # For the widget to hand to ChatGPT's payment sheet (checkout.agentic.payment_sheet).
+        meta["checkout_session"] = payment_sheet.sheet_session(owner=context.principal, order=order)
     return ToolResult(output, meta)
 
 

@@ -7,6 +7,7 @@ calls do, and the answer is the same fragment the MCP adapter sends to ChatGPT.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from datetime import timedelta
 from functools import wraps
@@ -18,7 +19,7 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.templatetags.static import static
@@ -28,6 +29,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 from django.views.decorators.http import require_GET, require_POST
 
+from checkout.payments.provider import ProviderError
+from checkout.payments.test_tokens import grant_test_token
 from tool_runtime.errors import ToolError
 from tool_runtime.executor import execute_tool
 from tool_runtime.observability import correlation_id_from
@@ -179,6 +182,8 @@ def preview(request: HttpRequest) -> HttpResponse:
         "mcpUrl": "/mcp",
         "token": preview_token(request),
         "frameUrl": reverse("widget:preview-frame"),
+        "paymentTokenUrl": reverse("widget:preview-payment-token"),
+        "csrf": get_token(request),
         "locale": dict(PREVIEW_LOCALES)[locale],
         "theme": theme,
         "fault": fault if fault_enabled else "none",
@@ -199,6 +204,24 @@ def preview(request: HttpRequest) -> HttpResponse:
         "fault_enabled": fault_enabled,
     }
     return render(request, "widget/preview.html", context)
+
+
+@require_POST
+@staff_required
+@never_cache
+def preview_payment_token(request: HttpRequest) -> HttpResponse:
+    """The preview's payment sheet pays with a test Shared Payment Token for the session's
+    total (checkout.payments.test_tokens), as ChatGPT's sheet hands one to complete_checkout."""
+    try:
+        body = json.loads(request.body or b"{}")
+        amount, currency = int(body["amount"]), str(body["currency"])
+    except (ValueError, KeyError, TypeError):
+        return JsonResponse({"error": "amount and currency are required"}, status=400)
+    try:
+        token = grant_test_token(amount_minor=amount, currency=currency, now=int(time.time()))
+    except ProviderError as refused:
+        return JsonResponse({"error": str(refused)}, status=409)
+    return JsonResponse({"token": token})
 
 
 @require_GET

@@ -27,7 +27,7 @@ from checkout.agentic.errors import AcpError, not_found
 from checkout.agentic.requests import check_body, item_quantities
 from checkout.models import CheckoutSession, GuestBuyer, Order, OrderStatus
 from checkout.payments.stripe_provider import SHARED_PAYMENT_TOKEN_PREFIX
-from checkout.saga import charge, compensation, draft
+from checkout.saga import commit, compensation, draft
 from checkout.saga.outcome import InProgress, SagaOutcome
 from checkout.saga.states import IN_FLIGHT
 from gifts.models import Product, Step, WorkflowContext
@@ -293,7 +293,7 @@ def complete_session(
     )
     order.payment_method_id = token
     order.locale = session.locale
-    outcome = charge.do_commit_order(order=order, correlation_id=correlation_id)
+    outcome = commit.do_commit_order(order=order, correlation_id=correlation_id)
     if not outcome.claimed:  # another call got the draft first: this one charged nothing
         return _as_it_stands(session)
     messages = []

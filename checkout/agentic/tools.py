@@ -12,9 +12,9 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from pydantic import BaseModel, ConfigDict, Field
 
-from checkout.agentic import operations
+from checkout.agentic import operations, payment_sheet
 from checkout.agentic.errors import AcpError
-from checkout.tools import ORDERS_WRITE
+from checkout.scopes import ORDERS_WRITE
 from gifts.tools import GIFTS_READ
 from tool_runtime.errors import ANALYTICS, B, ToolError, declare_errors, error_spec
 from tool_runtime.registry import Annotations, ToolContext, ToolResult, ToolSpec, register
@@ -145,6 +145,30 @@ class CheckoutSessionOutput(BaseModel):
     status: str
 
 
+class SheetPaymentData(BaseModel):
+    """What ChatGPT's payment sheet sends: the Shared Payment Token it was granted."""
+
+    model_config = ConfigDict(extra="allow", str_strip_whitespace=True)
+    token: PrintableText = Field(max_length=255, description="The Shared Payment Token (spt_…).")
+    provider: PrintableText = Field(default="stripe", max_length=40)
+    billing_address: dict[str, Any] | None = None
+
+
+class CompleteCheckoutInput(ToolInput):
+    """OpenAI's `complete_checkout`, called by ChatGPT after its payment sheet."""
+
+    model_config = _examples(
+        {
+            "checkout_session_id": SESSION_EXAMPLE,
+            "buyer": {"first_name": "Jane", "last_name": "Doe", "email": "jane@example.com"},
+            "payment_data": {"token": "spt_1QexampleGrantedToken", "provider": "stripe"},
+        }
+    )
+    checkout_session_id: PrintableText = Field(description="The checkout session's id (cs_…).")
+    buyer: dict[str, Any] | None = None
+    payment_data: SheetPaymentData
+
+
 def printable_payload(value: Any, path: str = "payload") -> ToolError | None:
     """The printable-text rule for every string of the payload, keys included, checked with
     validation (before any key is claimed), naming the first refused one's dotted path."""
@@ -214,6 +238,28 @@ def _handler(operation: str):
     return handler
 
 
+def complete_checkout_tool(context: ToolContext, args: CompleteCheckoutInput) -> ToolResult:
+    """ACP's complete under OpenAI's name: one implementation, the session service's."""
+    done = operations.answer(
+        principal=context.principal,
+        operation="complete",
+        session_id=args.checkout_session_id,
+        body=payment_sheet.complete_body(buyer=args.buyer, token=args.payment_data.token),
+        idempotency_key=None,  # the saga charges a session at most once, however often asked
+        correlation_id=context.correlation_id,
+        locale=context.locale,
+    )
+    if done.status >= 400:
+        raise ToolError(
+            CODES.get(done.status, "CHECKOUT_SESSION_REFUSED"),
+            done.body["message"],
+            field=done.body.get("param"),
+            # Not ACP's MCP binding: OpenAI's tool refuses as any other tool does.
+            details={"checkout_error": done.body, "http_status": done.status},
+        )
+    return ToolResult(data=CheckoutSessionOutput.model_validate(done.body))
+
+
 WRITE = Annotations(read_only=False, destructive=False, idempotent=True, open_world=True)
 TOOLS = [
     (
@@ -263,6 +309,18 @@ TOOLS = [
         Annotations(read_only=False, destructive=False, idempotent=True, open_world=True),
     ),
     (
+        "complete_checkout",
+        "Pay with ChatGPT's payment sheet",
+        "Called by ChatGPT's payment sheet, not by the model: pay the checkout session the "
+        "widget handed to window.openai.requestCheckout with the sheet's Shared Payment Token "
+        "(payment_data.token). The same payment as complete_checkout_session: at most one "
+        "charge per session. A decline comes back as a payment_declined message.",
+        CompleteCheckoutInput,
+        complete_checkout_tool,
+        ORDERS_WRITE,
+        Annotations(read_only=False, destructive=False, idempotent=True, open_world=True),
+    ),
+    (
         "cancel_checkout_session",
         "Cancel a checkout session",
         "Cancel an ACP checkout session that is not completed: its stock hold is released. "
@@ -285,6 +343,10 @@ for name, title, description, input_model, handler, scope, hints in TOOLS:
             annotations=hints,
             handler=handler,
             scope=scope,
-            input_checks=(InputCheck("payload", printable_payload),),
+            input_checks=tuple(
+                InputCheck(free, lambda value, free=free: printable_payload(value, free))
+                for free in ("payload", "buyer")
+                if free in input_model.model_fields
+            ),
         )
     )

@@ -180,6 +180,10 @@ ACP_SESSION_TTL_SECONDS = int(os.environ.get("ACP_SESSION_TTL_SECONDS", str(24 *
 ACP_SIGNATURE_MAX_SKEW_SECONDS = 300
 # How long an agent's order-events endpoint may take to answer one event (then: retried).
 ACP_ORDER_EVENTS_TIMEOUT_SECONDS = float(os.environ.get("ACP_ORDER_EVENTS_TIMEOUT_SECONDS", "10"))
+# ChatGPT's payment sheet (window.openai.requestCheckout), a private beta: off unless enabled.
+CHATGPT_PAYMENT_SHEET = os.environ.get("CHATGPT_PAYMENT_SHEET", "") == "1"
+# The merchant id ChatGPT's sheet pays (the Stripe profile's Network ID).
+CHATGPT_MERCHANT_ID = os.environ.get("CHATGPT_MERCHANT_ID", "")
 IDEMPOTENCY_LOCK_TIMEOUT_SECONDS = int(os.environ.get("IDEMPOTENCY_LOCK_TIMEOUT_SECONDS", "60"))
 LOOP_GUARD_MAX_FAILURES = int(os.environ.get("LOOP_GUARD_MAX_FAILURES", "3"))
 LOOP_GUARD_WINDOW_SECONDS = int(os.environ.get("LOOP_GUARD_WINDOW_SECONDS", "600"))

@@ -782,6 +782,31 @@
       });
   }
 
+  // ChatGPT's payment sheet (a private beta, on only where the server put the session on the
+  // button): the host takes the payment and ChatGPT calls complete_checkout itself; the widget
+  // then shows the order as it stands. Closing the sheet keeps the summary on screen.
+  function viaPaymentSheet(elt, action) {
+    var session = parse(elt.getAttribute("data-gg-checkout-session"));
+    if (!session || !openai || typeof openai.requestCheckout !== "function") return false;
+    var call = { action: action };
+    busy = call;
+    setBusy(true);
+    function end() {
+      if (busy !== call) return false;
+      busy = null;
+      setBusy(false);
+      return true;
+    }
+    Promise.resolve()
+      .then(function () { return openai.requestCheckout(session); })
+      .then(function () {
+        if (end()) viaCallTool({ tool: "get_order", args: { order_id: action.args.order_id } });
+      }, function () {
+        if (end()) render(shownHtml, state.ctx, { focus: true });
+      });
+    return true;
+  }
+
   // A follow-up is a message from the person into the chat; only a host has a chat.
   function followUp(elt) {
     var prompt = elt.getAttribute("data-gg-follow-up") || elt.getAttribute("data-gg-followup");
@@ -855,7 +880,8 @@
     evt.preventDefault();
     if (followUp(elt) || !elt.hasAttribute("data-gg-tool") || busy) return;
     pressing(elt);
-    viaCallTool(actionFor(elt));
+    var action = actionFor(elt);
+    if (!viaPaymentSheet(elt, action)) viaCallTool(action);
   });
 
   document.addEventListener("change", rememberChoice);

@@ -238,6 +238,78 @@
     window.open(url, "_blank", "noopener");
   }
 
+  // ------------------------------------------------------------------ the payment sheet
+
+  // ChatGPT's payment sheet as OpenAI's monetization reference describes it: requestCheckout
+  // takes an ACP checkout session; the sheet takes the payment (here a test Shared Payment Token
+  // from Stripe's test helper, through the preview's own endpoint), ChatGPT calls the app's
+  // complete_checkout tool with it, and the promise resolves with the order (or rejects when
+  // the sheet is closed or the payment did not complete).
+  var checkoutRequests = [];
+
+  function sessionTotal(session) {
+    var totals = (session && session.totals) || [];
+    for (var i = 0; i < totals.length; i++) if (totals[i].type === "total") return totals[i].amount;
+    return null;
+  }
+
+  function requestCheckout(session) {
+    checkoutRequests.push(clone(session));
+    logNote("The widget asked for the payment sheet (requestCheckout), session " + (session && session.id));
+    var sheet = document.getElementById("qa-sheet");
+    var pay = document.getElementById("qa-sheet-pay");
+    var close = document.getElementById("qa-sheet-close");
+    var error = document.getElementById("qa-sheet-error");
+    var amount = sessionTotal(session);
+    document.getElementById("qa-sheet-summary").textContent =
+      "Total " + amount + " (minor units) " + String(session.currency || "").toUpperCase() +
+      " · " + ((session.payment_provider || {}).provider || "?") + " · " + session.payment_mode;
+    error.textContent = "";
+    sheet.hidden = false;
+    return new Promise(function (resolve, reject) {
+      function finish() {
+        sheet.hidden = true;
+        pay.onclick = null;
+        close.onclick = null;
+      }
+      close.onclick = function () {
+        finish();
+        reject(new Error("The person closed the payment sheet."));
+      };
+      pay.onclick = function () {
+        pay.disabled = true;
+        window.fetch(config.paymentTokenUrl, {
+          method: "POST",
+          credentials: "same-origin",
+          headers: { "Content-Type": "application/json", "X-CSRFToken": config.csrf },
+          body: JSON.stringify({ amount: amount, currency: session.currency }),
+        })
+          .then(function (response) { return response.json(); })
+          .then(function (granted) {
+            if (!granted.token) throw new Error(granted.error || "no test token");
+            return callMcp("complete_checkout", {
+              checkout_session_id: session.id,
+              payment_data: { token: granted.token, provider: (session.payment_provider || {}).provider || "stripe" },
+            }, "chatgpt");
+          })
+          .then(function (result) {
+            pay.disabled = false;
+            var done = result && result.structuredContent;
+            if (done && done.status === "completed") {
+              finish();
+              resolve(clone(done.order));
+              return;
+            }
+            var messages = (done && done.messages) || [];
+            error.textContent = messages.length ? messages[0].content : "The payment did not complete.";
+          }, function (e) {
+            pay.disabled = false;
+            error.textContent = String((e && e.message) || e);
+          });
+      };
+    });
+  }
+
   // ------------------------------------------------------------------ window.openai for the frame
 
   function connect(frameWindow) {
@@ -268,6 +340,7 @@
         openForWidget(request && request.href);
       },
       requestClose: function () {},
+      requestCheckout: requestCheckout,
     };
     ["theme", "locale", "displayMode", "maxHeight", "safeArea", "userAgent", "view",
       "toolInput", "toolOutput", "toolResponseMetadata", "widgetState"].forEach(function (name) {
@@ -286,6 +359,7 @@
     connect: connect,
     setGlobals: setGlobals,
     snapshot: function () { return clone(globals); },
+    checkoutRequests: function () { return clone(checkoutRequests); },
   };
 
   // ------------------------------------------------------------------ MCP Apps host (postMessage)

@@ -27,6 +27,9 @@ class Action:
     # What the button says while its call runs; the view stays on screen meanwhile (a payment
     # keeps its summary in sight) instead of giving way to the next view's skeleton.
     busy_label: str = ""
+    # An ACP checkout session the bridge hands to ChatGPT's payment sheet instead of calling
+    # the tool, where the host offers one (checkout.agentic.payment_sheet).
+    checkout_session: dict[str, Any] | None = None
 
     @property
     def url(self) -> str:
@@ -35,6 +38,10 @@ class Action:
     @property
     def args_json(self) -> str:
         return json.dumps(self.args, separators=(",", ":"), default=str, ensure_ascii=False)
+
+    @property
+    def session_json(self) -> str:
+        return json.dumps(self.checkout_session, separators=(",", ":"), ensure_ascii=False)
 
 
 def action_url(tool: str) -> str:

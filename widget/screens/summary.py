@@ -94,6 +94,7 @@ def summary_context(body: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any
             busy_label=_("Opening the payment page…")
             if (body.get("payment_method") or {}).get("id") == NEW_CARD
             else _("Paying…"),
+            checkout_session=meta.get("checkout_session"),
         ),
         "back": back_to_checkout_action(workflow_id),
     }
