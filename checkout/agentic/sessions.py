@@ -22,12 +22,12 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from checkout import pricing
-from checkout.agentic import shape
+from checkout.agentic import authentication, shape
 from checkout.agentic.errors import AcpError, not_found
 from checkout.agentic.requests import check_body, item_quantities
 from checkout.models import CheckoutSession, GuestBuyer, Order, OrderStatus
 from checkout.payments.stripe_provider import SHARED_PAYMENT_TOKEN_PREFIX
-from checkout.saga import charge, compensation, draft
+from checkout.saga import commit, compensation, draft
 from checkout.saga.outcome import InProgress, SagaOutcome
 from checkout.saga.states import IN_FLIGHT
 from gifts.models import Product, Step, WorkflowContext
@@ -273,6 +273,10 @@ def complete_session(
     order = shape.current_order(session)
     if session.canceled:
         raise AcpError(405, "not_modifiable", "The checkout session is canceled.")
+    if shape.authenticating(order) and session.directory_server:
+        return authentication.settle(
+            session, order, result=body.get("authentication_result"), correlation_id=correlation_id
+        )
     if order is not None and (order.status == OrderStatus.COMPLETED or order.status in IN_FLIGHT):
         return _as_it_stands(session)
     token = _shared_payment_token(body["payment_data"])
@@ -293,9 +297,11 @@ def complete_session(
     )
     order.payment_method_id = token
     order.locale = session.locale
-    outcome = charge.do_commit_order(order=order, correlation_id=correlation_id)
+    outcome = commit.do_commit_order(order=order, correlation_id=correlation_id)
     if not outcome.claimed:  # another call got the draft first: this one charged nothing
         return _as_it_stands(session)
+    if shape.authenticating(outcome.order):
+        return authentication.hand_to_agent(session, outcome.order, correlation_id=correlation_id)
     messages = []
     if outcome.order.status == OrderStatus.FAILED:
         messages.append(shape.failure_message(outcome.order))

@@ -39,6 +39,7 @@ class Charge:
     refunded_amount: Decimal
     metadata: dict  # includes "order_id"
     action_url: str = ""  # where the person authenticates, while it requires action
+    card_brand: str = ""  # "visa", "mastercard", "amex"…, when the provider says
 
     @property
     def order_id(self) -> str:

@@ -69,7 +69,7 @@ from checkout.payments.stripe_objects import (
 # --- the provider ------------------------------------------------------------------------------------
 
 
-_EXPAND = ["latest_charge"]
+_EXPAND = ["latest_charge", "payment_method"]
 SHARED_PAYMENT_TOKEN_PREFIX = "spt_"  # noqa: S105 (an agent's Shared Payment Token: a prefix, no secret)
 _RANK = {"succeeded": 0, "processing": 1, "requires_capture": 1}  # which intent answers for a key
 
