@@ -174,6 +174,8 @@ class CheckoutSession(models.Model):
     # The 3-D Secure directory server of the card being authenticated ("visa", "mastercard",
     # "american_express"), for the session's `authentication_metadata`.
     directory_server = models.CharField(max_length=20, blank=True)
+    # The interventions the agent said it handles (capabilities.interventions.supported).
+    interventions = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -1,6 +1,7 @@
 """3-D Secure for an agent's session (the protocol's `authentication_required`): when the bank
 asks for it on the Shared Payment Token's PaymentIntent, the agent authenticates the buyer with
-the session's `authentication_metadata` and brings `authentication_result` to its next complete.
+the session's `authentication_metadata` (when it said it handles `3ds`: its capabilities'
+interventions; otherwise the payment is ended, `intervention_required`) and brings `authentication_result` to its next complete.
 
 Stripe's word settles the order, never the agent's: the order waits on the saga's
 awaiting-payment path, which reads a `pi_…` as a payment page (checkout.saga.hosted), so a
@@ -12,6 +13,8 @@ Stripe accepts proves it can never capture) and the session answers `payment_dec
 from __future__ import annotations
 
 from typing import Any
+
+from django.utils.translation import gettext_lazy as _
 
 from checkout.agentic import shape
 from checkout.agentic.errors import AcpError
@@ -34,6 +37,21 @@ def hand_to_agent(session: CheckoutSession, order: Order, *, correlation_id: str
         page = gateway.retrieve_hosted_checkout(checkout_id=order.payment_session_id)
     except ProviderError:
         return shape.session_view(session)  # in progress; a webhook or the sweep settles it
+    if "3ds" not in session.interventions:
+        return _settle(
+            session,
+            order,
+            authenticated=False,
+            correlation_id=correlation_id,
+            refusal=shape.message(
+                "intervention_required",
+                _(
+                    "The bank asks for 3-D Secure, which this agent does not handle; nothing was "
+                    "charged."
+                ),
+                param="$.capabilities.interventions.supported",
+            ),
+        )
     server = DIRECTORY_SERVERS.get(page.charge.card_brand if page.charge else "")
     if server is None:
         return _settle(session, order, authenticated=False, correlation_id=correlation_id)
@@ -63,7 +81,12 @@ def settle(
 
 
 def _settle(
-    session: CheckoutSession, order: Order, *, authenticated: bool, correlation_id: str
+    session: CheckoutSession,
+    order: Order,
+    *,
+    authenticated: bool,
+    correlation_id: str,
+    refusal: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     lease_until = lease.claim_order(order_id=order.pk)
     if lease_until is None:  # a webhook or the sweep is settling it right now
@@ -81,4 +104,6 @@ def _settle(
         lease.release_order(order_id=order.pk, lease_until=lease_until)
     order.refresh_from_db()
     failed = order.status == OrderStatus.FAILED
-    return shape.session_view(session, messages=[shape.declined_message()] if failed else [])
+    return shape.session_view(
+        session, messages=[refusal or shape.declined_message()] if failed else []
+    )

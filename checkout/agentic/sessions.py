@@ -104,6 +104,7 @@ def create_session(
             buyer=_buyer(None, stripped.get("buyer")),
             fulfillment_details=details,
             locale=locale,
+            interventions=stripped["capabilities"].get("interventions", {}).get("supported", []),
         )
     problems = _prepare(session, quote=quote, details=details, correlation_id=correlation_id)
     return shape.session_view(session, messages=problems)

@@ -19,6 +19,7 @@ from checkout.saga.hosted import AUTHENTICATE
 from checkout.saga.states import DECLINE_CODES, IN_FLIGHT
 
 HANDLER_ID = "stripe_spt"
+INTERVENTIONS = ("3ds",)
 
 
 def current_order(session: CheckoutSession) -> Order | None:
@@ -148,7 +149,7 @@ def _session_view(
     view: dict[str, Any] = {
         "id": session.pk,
         "protocol": {"version": SPEC_VERSION},
-        "capabilities": capabilities(),
+        "capabilities": capabilities(session),
         "status": _status(session, order, blocking),
         "currency": currency.lower(),
         "locale": session.locale,
@@ -194,7 +195,9 @@ def permalink(order: Order) -> str:
     return f"{settings.PUBLIC_ORIGIN.rstrip('/')}/receipts/{order.receipt_key}/"
 
 
-def capabilities() -> dict[str, Any]:
+def capabilities(session: CheckoutSession | None = None) -> dict[str, Any]:
+    """Ours; on a session, the interventions both we and its agent handle (3-D Secure, when
+    the bank asks for it: checkout.agentic.authentication)."""
     base = settings.PUBLIC_ORIGIN.rstrip("/")
     return {
         "payment": {
@@ -214,7 +217,9 @@ def capabilities() -> dict[str, Any]:
                 }
             ]
         },
-        "interventions": {"supported": []},
+        "interventions": {
+            "supported": [i for i in INTERVENTIONS if session and i in session.interventions]
+        },
     }
 
 

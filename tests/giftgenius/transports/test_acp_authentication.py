@@ -52,9 +52,12 @@ def _card(url: str, number: str) -> str:
     return response.json()["id"]
 
 
-def _authenticating(agent: Agent, url: str) -> tuple[str, dict]:
-    """A session whose complete the bank answered with a 3-D Secure challenge."""
-    created = agent.post("/checkout_sessions", create_body("GG-ACP-3DS"))
+def _authenticating(agent: Agent, url: str, *, handles: list[str] = ["3ds"]) -> tuple[str, dict]:  # noqa: B006
+    """A session whose complete the bank answered with a 3-D Secure challenge, for an agent
+    that says it handles these interventions."""
+    capabilities = {"interventions": {"supported": handles}}
+    created = agent.post("/checkout_sessions", create_body("GG-ACP-3DS", capabilities=capabilities))
+    assert created.body["capabilities"]["interventions"] == {"supported": handles}
     assert created.status == 201, created.body
     total = next(t["amount"] for t in created.body["totals"] if t["type"] == "total")
     token = grant_token(url, max_amount=total, payment_method=_card(url, THREE_DS_CARD))
@@ -102,6 +105,17 @@ def test_the_bank_asking_for_3ds_hands_the_agent_the_specifications_metadata(
     assert read.body["authentication_metadata"] == body["authentication_metadata"]
     (intent,) = intents(stripe_provider)
     assert intent["status"] == "requires_action"
+
+
+def test_an_agent_that_does_not_handle_3ds_is_told_so_and_nothing_is_charged(
+    agent, stripe_provider
+):
+    _, body = _authenticating(agent, stripe_provider, handles=[])
+    assert body["status"] == "not_ready_for_payment" and "authentication_metadata" not in body
+    assert [(m["code"], m["param"]) for m in body["messages"]] == [
+        ("intervention_required", "$.capabilities.interventions.supported")
+    ]
+    assert [i["status"] for i in intents(stripe_provider)] == ["canceled"]
 
 
 def test_a_complete_without_the_result_is_refused_as_the_rfc_says(agent, stripe_provider):
