@@ -171,6 +171,11 @@ class CheckoutSession(models.Model):
     fulfillment_details = models.JSONField(default=dict, blank=True)
     locale = models.CharField(max_length=10, default="en")
     canceled = models.BooleanField(default=False)
+    # The 3-D Secure directory server of the card being authenticated ("visa", "mastercard",
+    # "american_express"), for the session's `authentication_metadata`.
+    directory_server = models.CharField(max_length=20, blank=True)
+    # The interventions the agent said it handles (capabilities.interventions.supported).
+    interventions = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
 

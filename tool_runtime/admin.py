@@ -11,9 +11,12 @@ import uuid
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet, URLField
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
+from django.utils.cache import add_never_cache_headers
 
 from tool_runtime import principals
 from tool_runtime.models import ApiToken, ApiTokenKind, IdempotencyKey
@@ -117,9 +120,24 @@ class ApiTokenForm(forms.ModelForm):
         return data
 
 
+class IssueAgentKeyForm(forms.Form):
+    user = forms.ModelChoiceField(
+        queryset=get_user_model().objects.filter(is_active=True).order_by("username"),
+        help_text="The account the agent acts as: its orders are placed in this account's name.",
+    )
+    signing_secret = forms.CharField(
+        required=False,
+        max_length=128,
+        widget=forms.PasswordInput,
+        help_text="Optional. When set, every request must be signed with it (Signature header); "
+        "give it to the agent with the key.",
+    )
+
+
 @admin.register(ApiToken)
 class ApiTokenAdmin(admin.ModelAdmin):
-    """Only the prefix is ever shown; tokens are issued by `manage.py create_api_token`.
+    """Only the prefix is ever shown; the raw key once, on the page that issues it (here, an
+    agent key; or `manage.py create_api_token`).
 
     Revoking is for good: once revoked, the flag is read-only, and no save ever writes it back
     to False (a form opened before the token was revoked elsewhere included)."""
@@ -143,11 +161,35 @@ class ApiTokenAdmin(admin.ModelAdmin):
     list_select_related = ["user"]
     actions = ["revoke_tokens"]
 
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False  # the raw token is shown once, at issue time, which the admin cannot do
-
     def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         return False  # revoke instead, so the call log still names a known token owner
+
+    def add_view(self, request: HttpRequest, form_url: str = "", extra_context=None):
+        """Issue an agent key (staff with the add permission): the raw key is on the answer to
+        the POST, never stored (only its digest) and never shown again."""
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        form = IssueAgentKeyForm(request.POST or None)
+        issued = None
+        if request.method == "POST" and form.is_valid():
+            issued = principals.issue_api_token(
+                user=form.cleaned_data["user"],
+                kind=ApiTokenKind.AGENT,
+                signing_secret=form.cleaned_data["signing_secret"],
+            )
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Issue an agent key",
+            "opts": self.model._meta,
+            "form": form,
+            "issued": issued,
+            "issued_to": form.cleaned_data["user"] if issued else None,
+        }
+        response = TemplateResponse(
+            request, "admin/tool_runtime/apitoken/issue_agent_key.html", context
+        )
+        add_never_cache_headers(response)  # the key must not stay in any cache
+        return response
 
     def get_readonly_fields(self, request: HttpRequest, obj=None):
         if obj is not None and obj.revoked:

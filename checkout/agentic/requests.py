@@ -92,3 +92,46 @@ def item_quantities(body: dict[str, Any]) -> tuple[dict[str, Any], list[int]]:
             quantities.append(1)
         stripped.append(item)
     return {**body, "line_items": stripped}, quantities
+
+
+@cache
+def bundled(schema_name: str) -> dict[str, Any]:
+    """One request schema with every `$ref` inlined, for an ACP tool's `payload` (so the model
+    sees the real fields). The same components `check_body` checks with, saying only what it
+    enforces: examples (some break their own schema) and formats (not checked) are left out.
+    Our extension, `line_items[].quantity` (docs/acp.md §6), is added where items are sent."""
+    components = openapi_document()["components"]["schemas"]
+    schema = _inline(components[schema_name], components, (schema_name,))
+    items = schema.get("properties", {}).get("line_items", {}).get("items")
+    if items is not None:
+        items["properties"]["quantity"] = {
+            "type": "integer",
+            "minimum": 1,
+            "description": "How many of the item (1 when absent).",
+        }
+    return schema
+
+
+def _inline(node: Any, components: dict[str, Any], seen: tuple[str, ...]) -> Any:
+    if isinstance(node, list):
+        return [_inline(item, components, seen) for item in node]
+    if not isinstance(node, dict):
+        return node
+    found: dict[str, Any] = {}
+    ref = node.get("$ref")
+    if ref is not None:
+        name = ref.rsplit("/", 1)[-1]
+        # A schema that contains itself stays an object (none of the requests has one today).
+        found = (
+            {"type": "object"}
+            if name in seen
+            else _inline(components[name], components, (*seen, name))
+        )
+    for key, value in node.items():
+        if key in ("$ref", "example", "examples", "format"):
+            continue
+        if key == "properties":
+            found[key] = {p: _inline(s, components, seen) for p, s in value.items()}
+        else:
+            found[key] = _inline(value, components, seen)
+    return found

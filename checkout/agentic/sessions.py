@@ -22,7 +22,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from checkout import pricing
-from checkout.agentic import shape
+from checkout.agentic import authentication, shape
 from checkout.agentic.errors import AcpError, not_found
 from checkout.agentic.requests import check_body, item_quantities
 from checkout.models import CheckoutSession, GuestBuyer, Order, OrderStatus
@@ -104,6 +104,7 @@ def create_session(
             buyer=_buyer(None, stripped.get("buyer")),
             fulfillment_details=details,
             locale=locale,
+            interventions=stripped["capabilities"].get("interventions", {}).get("supported", []),
         )
     problems = _prepare(session, quote=quote, details=details, correlation_id=correlation_id)
     return shape.session_view(session, messages=problems)
@@ -273,6 +274,10 @@ def complete_session(
     order = shape.current_order(session)
     if session.canceled:
         raise AcpError(405, "not_modifiable", "The checkout session is canceled.")
+    if shape.authenticating(order) and session.directory_server:
+        return authentication.settle(
+            session, order, result=body.get("authentication_result"), correlation_id=correlation_id
+        )
     if order is not None and (order.status == OrderStatus.COMPLETED or order.status in IN_FLIGHT):
         return _as_it_stands(session)
     token = _shared_payment_token(body["payment_data"])
@@ -296,6 +301,8 @@ def complete_session(
     outcome = commit.do_commit_order(order=order, correlation_id=correlation_id)
     if not outcome.claimed:  # another call got the draft first: this one charged nothing
         return _as_it_stands(session)
+    if shape.authenticating(outcome.order):
+        return authentication.hand_to_agent(session, outcome.order, correlation_id=correlation_id)
     messages = []
     if outcome.order.status == OrderStatus.FAILED:
         messages.append(shape.failure_message(outcome.order))

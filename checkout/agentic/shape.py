@@ -15,9 +15,11 @@ from django.utils.translation import gettext_lazy as _
 from checkout import pricing
 from checkout.agentic.requests import SPEC_VERSION
 from checkout.models import CheckoutSession, Order, OrderStatus
+from checkout.saga.hosted import AUTHENTICATE
 from checkout.saga.states import DECLINE_CODES, IN_FLIGHT
 
 HANDLER_ID = "stripe_spt"
+INTERVENTIONS = ("3ds",)
 
 
 def current_order(session: CheckoutSession) -> Order | None:
@@ -74,6 +76,22 @@ def failure_message(order: Order) -> dict[str, Any]:
     )
 
 
+def authenticating(order: Order | None) -> bool:
+    """The bank asks for 3-D Secure on the order's PaymentIntent: the agent authenticates."""
+    return (
+        order is not None
+        and order.status == OrderStatus.AWAITING_PAYMENT
+        and order.payment_url_reason == AUTHENTICATE
+    )
+
+
+def authentication_metadata(session: CheckoutSession) -> dict[str, Any]:
+    return {
+        "acquirer_details": dict(settings.ACP_3DS_ACQUIRER_DETAILS),
+        "directory_server": session.directory_server,
+    }
+
+
 def _total(kind: str, text: Any, amount: Decimal, currency: str) -> dict[str, Any]:
     return {"type": kind, "display_text": str(text), "amount": minor(amount, currency)}
 
@@ -85,6 +103,8 @@ def _status(session: CheckoutSession, order: Order | None, problems: list) -> st
         return "not_ready_for_payment"
     if order.status == OrderStatus.COMPLETED:
         return "completed"
+    if authenticating(order) and session.directory_server:
+        return "authentication_required"
     if order.status in IN_FLIGHT:
         return "complete_in_progress"
     if expired(order) or order.failure_code == "ORDER_EXPIRED":
@@ -129,7 +149,7 @@ def _session_view(
     view: dict[str, Any] = {
         "id": session.pk,
         "protocol": {"version": SPEC_VERSION},
-        "capabilities": capabilities(),
+        "capabilities": capabilities(session),
         "status": _status(session, order, blocking),
         "currency": currency.lower(),
         "locale": session.locale,
@@ -156,6 +176,8 @@ def _session_view(
             }.items()
             if v
         }
+    if view["status"] == "authentication_required":
+        view["authentication_metadata"] = authentication_metadata(session)
     if order is not None and order.expires_at and order.status == OrderStatus.DRAFT:
         view["expires_at"] = order.expires_at.isoformat()
     if order is not None and order.status == OrderStatus.COMPLETED:
@@ -173,7 +195,9 @@ def permalink(order: Order) -> str:
     return f"{settings.PUBLIC_ORIGIN.rstrip('/')}/receipts/{order.receipt_key}/"
 
 
-def capabilities() -> dict[str, Any]:
+def capabilities(session: CheckoutSession | None = None) -> dict[str, Any]:
+    """Ours; on a session, the interventions both we and its agent handle (3-D Secure, when
+    the bank asks for it: checkout.agentic.authentication)."""
     base = settings.PUBLIC_ORIGIN.rstrip("/")
     return {
         "payment": {
@@ -193,7 +217,9 @@ def capabilities() -> dict[str, Any]:
                 }
             ]
         },
-        "interventions": {"supported": []},
+        "interventions": {
+            "supported": [i for i in INTERVENTIONS if session and i in session.interventions]
+        },
     }
 
 

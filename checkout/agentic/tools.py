@@ -6,13 +6,15 @@ error object."""
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Callable
 from typing import Any
 
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from pydantic import BaseModel, ConfigDict, Field
 
-from checkout.agentic import operations, payment_sheet
+from checkout.agentic import operations, payment_sheet, requests
 from checkout.agentic.errors import AcpError
 from checkout.scopes import ORDERS_WRITE
 from gifts.tools import GIFTS_READ
@@ -70,6 +72,21 @@ ADDRESS_EXAMPLE = {
 SESSION_EXAMPLE = "cs_3f9c2a1b7d6e5f4a3b2c1d0e"
 
 
+def acp_schema(name: str) -> Callable[[dict[str, Any]], None]:
+    """The payload's schema as ACP states it (bundled: no `$ref` to resolve), in place of a
+    plain object; the operation still checks the payload against it and answers ACP's error."""
+
+    def extra(schema: dict[str, Any]) -> None:
+        acp = copy.deepcopy(requests.bundled(name))
+        if "anyOf" in schema:  # optional: the object branch becomes ACP's, null stays
+            schema["anyOf"] = [acp if s.get("type") == "object" else s for s in schema["anyOf"]]
+        else:
+            schema.pop("additionalProperties", None)
+            schema.update({k: v for k, v in acp.items() if k != "description"})
+
+    return extra
+
+
 def _examples(*examples: dict[str, Any]) -> ConfigDict:
     return ConfigDict(
         extra="forbid", str_strip_whitespace=True, json_schema_extra={"examples": list(examples)}
@@ -89,7 +106,10 @@ class CreateCheckoutSessionInput(ToolInput):
         }
     )
     meta: AcpMeta
-    payload: dict[str, Any] = Field(description="An ACP CheckoutSessionCreateRequest.")
+    payload: dict[str, Any] = Field(
+        description="An ACP CheckoutSessionCreateRequest.",
+        json_schema_extra=acp_schema("CheckoutSessionCreateRequest"),
+    )
 
 
 class GetCheckoutSessionInput(ToolInput):
@@ -106,7 +126,10 @@ class UpdateCheckoutSessionInput(GetCheckoutSessionInput):
             "payload": {"fulfillment_details": {"name": "Jane Doe", "address": ADDRESS_EXAMPLE}},
         }
     )
-    payload: dict[str, Any] = Field(description="An ACP CheckoutSessionUpdateRequest.")
+    payload: dict[str, Any] = Field(
+        description="An ACP CheckoutSessionUpdateRequest.",
+        json_schema_extra=acp_schema("CheckoutSessionUpdateRequest"),
+    )
 
 
 class CompleteCheckoutSessionInput(GetCheckoutSessionInput):
@@ -126,13 +149,18 @@ class CompleteCheckoutSessionInput(GetCheckoutSessionInput):
             },
         }
     )
-    payload: dict[str, Any] = Field(description="An ACP CheckoutSessionCompleteRequest.")
+    payload: dict[str, Any] = Field(
+        description="An ACP CheckoutSessionCompleteRequest.",
+        json_schema_extra=acp_schema("CheckoutSessionCompleteRequest"),
+    )
 
 
 class CancelCheckoutSessionInput(GetCheckoutSessionInput):
     model_config = _examples({"meta": META_EXAMPLE, "id": SESSION_EXAMPLE})
     payload: dict[str, Any] | None = Field(
-        default=None, description="An ACP CancelSessionRequest (optional)."
+        default=None,
+        description="An ACP CancelSessionRequest (optional).",
+        json_schema_extra=acp_schema("CancelSessionRequest"),
     )
 
 

@@ -8,7 +8,7 @@ live here (see checkout.payments.gateway); a provider makes exactly one attempt 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 from typing import Protocol
@@ -39,6 +39,8 @@ class Charge:
     refunded_amount: Decimal
     metadata: dict  # includes "order_id"
     action_url: str = ""  # where the person authenticates, while it requires action
+    # "visa", "mastercard", "amex"…, when the read included the card; not what a charge *is*.
+    card_brand: str = field(default="", compare=False)
 
     @property
     def order_id(self) -> str:

@@ -191,6 +191,8 @@ def charge_from_intent(intent: Any) -> Charge:
         0 if latest is None or isinstance(latest, str) else field_of(latest, "amount_refunded", 0)
     )
     meta = metadata_of(intent)
+    method = field_of(intent, "payment_method")
+    method = None if isinstance(method, str) else method  # expanded, or only an id
     return Charge(
         id=str(field_of(intent, "id")),
         idempotency_key=meta.get(KEY_FIELD, ""),
@@ -202,4 +204,5 @@ def charge_from_intent(intent: Any) -> Charge:
         refunded_amount=from_minor(refunded, currency),
         metadata=meta,
         action_url=action_url(intent) if status == ChargeStatus.REQUIRES_ACTION else "",
+        card_brand=str(field_of(field_of(method, "card"), "brand") or "") if method else "",
     )

@@ -71,7 +71,7 @@ SHARED_PAYMENT_TOKEN_PREFIX = "spt_"  # noqa: S105 (an agent's Shared Payment To
 # --- the provider ------------------------------------------------------------------------------------
 
 
-_EXPAND = ["latest_charge"]
+_EXPAND = ["latest_charge", "payment_method"]
 _RANK = {"succeeded": 0, "processing": 1, "requires_capture": 1}  # which intent answers for a key
 
 

@@ -176,6 +176,14 @@ ACP_TERMS_URL = os.environ.get("ACP_TERMS_URL", f"{PUBLIC_ORIGIN.rstrip('/')}/te
 ACP_PRIVACY_URL = os.environ.get("ACP_PRIVACY_URL", f"{PUBLIC_ORIGIN.rstrip('/')}/privacy")
 # A session older than this is not found (its draft's stock hold lapsed long before).
 ACP_SESSION_TTL_SECONDS = int(os.environ.get("ACP_SESSION_TTL_SECONDS", str(24 * 3600)))
+# The acquirer an agent names when it authenticates a card (3-D Secure) for us: the session's
+# `authentication_metadata.acquirer_details`. Set them to the values your acquirer assigned.
+ACP_3DS_ACQUIRER_DETAILS = {
+    "acquirer_bin": os.environ.get("ACP_3DS_ACQUIRER_BIN", "000000"),
+    "acquirer_country": os.environ.get("ACP_3DS_ACQUIRER_COUNTRY", "US"),
+    "acquirer_merchant_id": os.environ.get("ACP_3DS_ACQUIRER_MERCHANT_ID", "giftgenius"),
+    "merchant_name": os.environ.get("ACP_3DS_MERCHANT_NAME", "GiftGenius"),
+}
 # How far a signed request's Timestamp may be from now.
 ACP_SIGNATURE_MAX_SKEW_SECONDS = 300
 # How long an agent's order-events endpoint may take to answer one event (then: retried).

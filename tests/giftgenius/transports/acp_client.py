@@ -85,7 +85,12 @@ def agent_for(user, **token_fields: Any) -> Agent:
 
 
 def grant_token(
-    localstripe_url: str, *, max_amount: int, currency: str = "usd", expires_in: int = 3600
+    localstripe_url: str,
+    *,
+    max_amount: int,
+    currency: str = "usd",
+    expires_in: int = 3600,
+    payment_method: str = "pm_card_visa",
 ) -> str:
     """A Shared Payment Token the buyer granted us through their agent (Stripe's test helper)."""
     import time
@@ -97,7 +102,7 @@ def grant_token(
     response = httpx.post(
         f"{localstripe_url}/v1/test_helpers/shared_payment/granted_tokens",
         data={
-            "payment_method": "pm_card_visa",
+            "payment_method": payment_method,
             "usage_limits[currency]": currency,
             "usage_limits[max_amount]": str(max_amount),
             "usage_limits[expires_at]": str(int(time.time()) + expires_in),

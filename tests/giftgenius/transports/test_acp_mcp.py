@@ -107,3 +107,34 @@ def test_acp_refusals_over_mcp_are_json_rpc_errors_carrying_the_acp_error(live_u
     unchecked = mcp.call("get_checkout_session", {"id": mine["id"]}, meta=SUBJECT_META)
     assert unchecked.is_error is True
     assert unchecked.structured_content["error"]["code"] == "VALIDATION_ERROR"
+
+
+def test_tools_list_gives_each_payload_the_specifications_request_schema(live_url):
+    from jsonschema import Draft202012Validator
+
+    from checkout.agentic.requests import bundled
+    from checkout.agentic.tools import CreateCheckoutSessionInput
+
+    tools = {tool.name: tool.input_schema for tool in McpTestClient(live_url).list_tools()}
+    requests = {
+        "create_checkout_session": "CheckoutSessionCreateRequest",
+        "update_checkout_session": "CheckoutSessionUpdateRequest",
+        "complete_checkout_session": "CheckoutSessionCompleteRequest",
+    }
+    for name, request in requests.items():
+        payload = tools[name]["properties"]["payload"]
+        assert payload["properties"].keys() == bundled(request)["properties"].keys()
+        assert payload["additionalProperties"] is False and "$ref" not in str(payload)
+    create = tools["create_checkout_session"]["properties"]["payload"]
+    assert set(create["required"]) == {"line_items", "currency", "capabilities"}
+    item = create["properties"]["line_items"]["items"]
+    assert {"id", "quantity"} <= item.keys() | item["properties"].keys()
+    complete = tools["complete_checkout_session"]["properties"]["payload"]
+    assert complete["required"] == ["payment_data"]
+    outcomes = complete["properties"]["authentication_result"]["properties"]["outcome"]["enum"]
+    assert "authenticated" in outcomes and "denied" in outcomes
+    (cancel, _null) = tools["cancel_checkout_session"]["properties"]["payload"]["anyOf"]
+    assert "intent_trace" in cancel["properties"]
+    # The tool's own example is valid against the schema the model now sees.
+    (example,) = CreateCheckoutSessionInput.model_json_schema()["examples"]
+    assert not list(Draft202012Validator(tools["create_checkout_session"]).iter_errors(example))
