@@ -71,6 +71,10 @@ class Order(models.Model):
     amount = models.DecimalField(max_digits=10, decimal_places=2)
     currency = models.CharField(max_length=3)
     payment_method_id = models.CharField(max_length=64)
+    # What the person sees for it ("Visa •••• 4242"), kept when it is known (prepare, or the
+    # card the provider reports for a hosted payment) so that showing an order never asks the
+    # provider.
+    payment_method_label = models.CharField(max_length=64, blank=True)
     shipping = models.JSONField(default=dict)
     # Totals, frozen when checkout.pricing priced the draft, each rounded to the currency's minor
     # unit. `amount` is their total and exactly what is charged:

@@ -27,6 +27,11 @@ class ChargeStatus:
     REQUIRES_ACTION = "requires_action"
 
 
+def card_label(*, brand: str, last4: str) -> str:
+    """How a card is shown to people and staff: its brand and last four digits, never its id."""
+    return f"{brand} •••• {last4}"
+
+
 @dataclass(frozen=True)
 class Charge:
     id: str  # the simulator's "ch_...", Stripe's PaymentIntent "pi_..."
@@ -39,6 +44,7 @@ class Charge:
     refunded_amount: Decimal
     metadata: dict  # includes "order_id"
     action_url: str = ""  # where the person authenticates, while it requires action
+    card_label: str = ""  # the card it was paid with ("Visa •••• 4242"), when the provider says
 
     @property
     def order_id(self) -> str:

@@ -116,6 +116,7 @@ def _to_charge(row: SimulatedCharge) -> Charge:
         failure_code=row.failure_code or None,
         refunded_amount=Decimal(row.refunded_amount),
         metadata=dict(row.metadata or {}),
+        card_label=card.label if (card := methods.payment_method(row.payment_method_id)) else "",
     )
 
 

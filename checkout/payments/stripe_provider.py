@@ -69,7 +69,7 @@ from checkout.payments.stripe_objects import (
 # --- the provider ------------------------------------------------------------------------------------
 
 
-_EXPAND = ["latest_charge"]
+_EXPAND = ["latest_charge", "payment_method"]
 SHARED_PAYMENT_TOKEN_PREFIX = "spt_"  # noqa: S105 (an agent's Shared Payment Token: a prefix, no secret)
 _RANK = {"succeeded": 0, "processing": 1, "requires_capture": 1}  # which intent answers for a key
 
@@ -228,7 +228,7 @@ class StripeProvider(StripeHostedCheckout):
         """Our PaymentIntents, newest first (Stripe's list order), back to `since` (epoch s)."""
         page = translated(
             lambda: self.stripe.v1.payment_intents.list(
-                params={"limit": 100, "expand": ["data.latest_charge"]}
+                params={"limit": 100, "expand": ["data.latest_charge", "data.payment_method"]}
             )
         )
         iterator = iter(page.auto_paging_iter())
