@@ -341,7 +341,8 @@ class OrderAuditEntry(models.Model):
 class SimulatedChargeStatus(models.TextChoices):
     SUCCEEDED = "succeeded", "Succeeded (captured)"
     PENDING = "pending", "Pending"
-    FAILED = "failed", "Failed (declined)"
+    FAILED = "failed", "Failed (declined, or cancelled while the bank waited)"
+    REQUIRES_ACTION = "requires_action", "Waiting for the person's bank (3-D Secure)"
 
 
 class SimulatedChargeRequest(models.Model):
@@ -364,7 +365,7 @@ class SimulatedCharge(models.Model):
     amount = models.DecimalField(max_digits=12, decimal_places=2)
     currency = models.CharField(max_length=3)
     payment_method_id = models.CharField(max_length=64)
-    status = models.CharField(max_length=12, choices=SimulatedChargeStatus.choices)
+    status = models.CharField(max_length=20, choices=SimulatedChargeStatus.choices)
     failure_code = models.CharField(max_length=32, blank=True)
     refunded_amount = models.DecimalField(max_digits=12, decimal_places=2, default=0)
     metadata = models.JSONField(default=dict, blank=True)

@@ -34,6 +34,7 @@ TIMEOUT_ALWAYS = "pm_card_timeout_always"
 UNAVAILABLE = "pm_card_unavailable"
 LOST_RESPONSE = "pm_card_lost_response"
 PENDING = "pm_card_pending"
+AUTHENTICATION_REQUIRED = "pm_card_authentication_required"
 # A saved card's id at the provider (Stripe's PaymentMethod ids); anything else is malformed.
 SAVED_CARD_ID = re.compile(r"pm_[A-Za-z0-9_]{1,60}")
 NEW_CARD = "new_card"  # entered on the provider's hosted payment page, never in the chat
@@ -85,7 +86,15 @@ PAYMENT_METHODS: tuple[PaymentMethod, ...] = (
     _method(
         PENDING, "Visa", "3155", "Test card: the payment is pending at first and settles later."
     ),
+    _method(
+        AUTHENTICATION_REQUIRED,
+        "Visa",
+        "3184",
+        "Test card: the bank asks the person to confirm the payment (3-D Secure).",
+    ),
 )
+# Cards the simulator's payment page offers: its bank's check is for saved cards only.
+PAGE_PAYMENT_METHODS = tuple(m for m in PAYMENT_METHODS if m.id != AUTHENTICATION_REQUIRED)
 
 _BY_ID = {method.id: method for method in PAYMENT_METHODS}
 
