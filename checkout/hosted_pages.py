@@ -26,8 +26,8 @@ from checkout.payments.simulator import SimulatedProvider
 from checkout.saga import hosted, lease
 from checkout.webhooks import receive_simulator_event
 
-# A Checkout Session's id, or a PaymentIntent's back from 3-D Secure.
-CHECKOUT_ID = re.compile(r"(cs|pi)_[A-Za-z0-9_]{1,250}")
+# A Checkout Session's id, or a PaymentIntent's back from 3-D Secure (the simulator's charge).
+CHECKOUT_ID = re.compile(r"(cs|pi|ch)_[A-Za-z0-9_]{1,250}")
 
 
 def _order_paying_on(checkout_id: str) -> Order | None:
@@ -56,6 +56,8 @@ def returned_paid(*, checkout_id: str) -> bool:
 
 # --- the simulator's payment page -----------------------------------------------------------
 
+SESSION_ID = re.compile(r"cs_[A-Za-z0-9_]{1,250}")
+
 
 @dataclass(frozen=True)
 class SimulatedPage:
@@ -65,7 +67,7 @@ class SimulatedPage:
     currency: str
     cancel_url: str
     success_url: str
-    cards: tuple[methods.PaymentMethod, ...] = methods.PAYMENT_METHODS
+    cards: tuple[methods.PaymentMethod, ...] = methods.PAGE_PAYMENT_METHODS
     problem: object = ""  # what went wrong with the last try, for the person (lazy text)
 
 
@@ -73,7 +75,7 @@ def simulated_page(*, checkout_id: str) -> SimulatedPage | None:
     """The simulator's payment page, open or paid; None when it is not the simulator's, unknown
     or expired (nothing can be paid on it any more)."""
     provider = get_provider()
-    if not isinstance(provider, SimulatedProvider) or not CHECKOUT_ID.fullmatch(checkout_id):
+    if not isinstance(provider, SimulatedProvider) or not SESSION_ID.fullmatch(checkout_id):
         return None
     try:
         page = provider.retrieve_hosted_checkout(checkout_id=checkout_id)
@@ -121,3 +123,32 @@ def pay_simulated_page(*, checkout_id: str, payment_method_id: str) -> Simulated
         receive_simulator_event(checkout_id=checkout_id, order_id=order.pk)
     problem = "" if result in (ChargeResult.SUCCEEDED, ChargeResult.PENDING) else PROBLEMS[result]
     return replace(current, page=page, problem=problem)
+
+
+# --- the simulator's bank (3-D Secure on a saved test card) -----------------------------------
+
+CHARGE_ID = re.compile(r"ch_[A-Za-z0-9_]{1,250}")
+
+
+def simulated_bank_waits(*, charge_id: str) -> bool:
+    """Whether the simulator's bank is waiting for the person to confirm this charge. Nothing
+    else is shown on its page: an unknown, foreign or answered id tells nothing."""
+    provider = get_provider()
+    if not isinstance(provider, SimulatedProvider) or not CHARGE_ID.fullmatch(charge_id):
+        return False
+    try:
+        page = provider.retrieve_hosted_checkout(checkout_id=charge_id)
+    except ProviderError:
+        return False
+    return page.status == CheckoutStatus.OPEN
+
+
+def answer_simulated_bank(*, charge_id: str, confirmed: bool) -> None:
+    """The person confirms (or fails) the payment on the simulator's bank page; the order then
+    settles through the same path as a provider's event (checkout.webhooks), never here."""
+    if not simulated_bank_waits(charge_id=charge_id):
+        return
+    get_provider().authenticate(charge_id=charge_id, success=confirmed)
+    order = _order_paying_on(charge_id)
+    if order is not None:
+        receive_simulator_event(checkout_id=charge_id, order_id=order.pk)

@@ -71,6 +71,10 @@ class Order(models.Model):
     amount = models.DecimalField(max_digits=10, decimal_places=2)
     currency = models.CharField(max_length=3)
     payment_method_id = models.CharField(max_length=64)
+    # What the person sees for it ("Visa •••• 4242"), kept when it is known (prepare, or the
+    # card the provider reports for a hosted payment) so that showing an order never asks the
+    # provider.
+    payment_method_label = models.CharField(max_length=64, blank=True)
     shipping = models.JSONField(default=dict)
     # Totals, frozen when checkout.pricing priced the draft, each rounded to the currency's minor
     # unit. `amount` is their total and exactly what is charged:
@@ -342,7 +346,8 @@ class OrderAuditEntry(models.Model):
 class SimulatedChargeStatus(models.TextChoices):
     SUCCEEDED = "succeeded", "Succeeded (captured)"
     PENDING = "pending", "Pending"
-    FAILED = "failed", "Failed (declined)"
+    FAILED = "failed", "Failed (declined, or cancelled while the bank waited)"
+    REQUIRES_ACTION = "requires_action", "Waiting for the person's bank (3-D Secure)"
 
 
 class SimulatedChargeRequest(models.Model):
@@ -365,7 +370,7 @@ class SimulatedCharge(models.Model):
     amount = models.DecimalField(max_digits=12, decimal_places=2)
     currency = models.CharField(max_length=3)
     payment_method_id = models.CharField(max_length=64)
-    status = models.CharField(max_length=12, choices=SimulatedChargeStatus.choices)
+    status = models.CharField(max_length=20, choices=SimulatedChargeStatus.choices)
     failure_code = models.CharField(max_length=32, blank=True)
     refunded_amount = models.DecimalField(max_digits=12, decimal_places=2, default=0)
     metadata = models.JSONField(default=dict, blank=True)

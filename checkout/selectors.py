@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from checkout.models import Order, OrderLine, OrderStatus, Payment
 from checkout.payments import gateway
-from checkout.payments.methods import NEW_CARD, NEW_CARD_METHOD, payment_method
+from checkout.payments.methods import payment_method_label
 from checkout.payments.provider import ProviderError, get_provider
 from checkout.pricing import DeliveryOption, round_money
 from checkout.store import GiftWrap
@@ -94,9 +94,17 @@ def gift_of(order: Order) -> dict | None:
     }
 
 
-def payment_method_ref(method_id: str) -> dict:
-    method = NEW_CARD_METHOD if method_id == NEW_CARD else payment_method(method_id)
-    return {"id": method_id, "label": method.label if method else method_id}
+def payment_method_ref(order: Order) -> dict:
+    """The order's payment method as people and staff see it: the label kept on the order, so
+    reading an order does not ask the provider."""
+    return {
+        "id": order.payment_method_id,
+        "label": payment_method_label(
+            user=order.owner,
+            payment_method_id=order.payment_method_id,
+            known=order.payment_method_label,
+        ),
+    }
 
 
 # The statuses whose stock waits for the person: a draft to confirm, an order to pay.
@@ -145,7 +153,7 @@ def order_detail(order: Order) -> dict:
         "currency": order.currency,
         "gift": gift_of(order),
         "shipping": order.shipping,
-        "payment_method": payment_method_ref(order.payment_method_id),
+        "payment_method": payment_method_ref(order),
         "created_at": order.created_at,
         "expires_at": order.expires_at if order.status in HELD_FOR_PERSON else None,
         "next_action": next_action_of(order),
@@ -246,7 +254,7 @@ def rollback_preview(order: Order) -> str:
     units = sum(r.quantity for r in order.reservations.all() if r.status in ("held", "confirmed"))
     parts = []
     if refund:
-        card = payment_method_ref(order.payment_method_id)["label"]
+        card = payment_method_ref(order)["label"]
         parts.append(f"refund {refund:.2f} {order.currency} to {card}")
     else:
         parts.append("no refund (nothing was charged)")
@@ -418,7 +426,7 @@ def staff_order_view(order: Order) -> dict:
         "gift_message": order.gift_message,
         "gift_wrap": order.gift_wrap_name,
         "ship_to_recipient": order.ship_to_recipient,
-        "payment_method": payment_method_ref(order.payment_method_id)["label"],
+        "payment_method": payment_method_ref(order)["label"],
         "fulfilment": order.get_fulfilment_status_display(),
         "carrier": order.carrier,
         "tracking_number": order.tracking_number,

@@ -27,7 +27,9 @@ from checkout import pricing, selectors
 from checkout.models import FulfilmentStatus, Order, OrderStatus
 from checkout.payments.methods import (
     NEW_CARD,
+    NEW_CARD_METHOD,
     SAVED_CARD_ID,
+    PaymentMethod,
     keeps_saved_cards,
     offered_payment_methods,
     persons_payment_method,
@@ -64,7 +66,15 @@ class CommittedOrder:
 
 
 def payment_method_error(payment_method_id: str, *, owner: AbstractBaseUser) -> ToolError | None:
-    """Why `payment_method_id` cannot pay for the owner's order, or None. No side effect (it may
+    """Why `payment_method_id` cannot pay for the owner's order, or None (see chosen_payment_method)."""
+    chosen = chosen_payment_method(payment_method_id, owner=owner)
+    return chosen if isinstance(chosen, ToolError) else None
+
+
+def chosen_payment_method(
+    payment_method_id: str, *, owner: AbstractBaseUser
+) -> PaymentMethod | ToolError:
+    """The owner's payment method with this id, or why it cannot pay. No side effect (it may
     ask the provider, never write): prepare_order declares it as an input check, run with
     validation before any idempotency key is claimed.
 
@@ -74,7 +84,7 @@ def payment_method_error(payment_method_id: str, *, owner: AbstractBaseUser) -> 
     accepted: it is entered on the provider's hosted page, never here."""
     saved_cards = keeps_saved_cards()
     if payment_method_id == NEW_CARD:
-        return None  # paid on the provider's own page (checkout.saga.hosted)
+        return NEW_CARD_METHOD  # paid on the provider's own page (checkout.saga.hosted)
     if saved_cards and not SAVED_CARD_ID.fullmatch(payment_method_id):
         return ToolError(
             "VALIDATION_ERROR",
@@ -85,8 +95,9 @@ def payment_method_error(payment_method_id: str, *, owner: AbstractBaseUser) -> 
             "digits)",
         )
     try:
-        if persons_payment_method(user=owner, payment_method_id=payment_method_id) is not None:
-            return None
+        method = persons_payment_method(user=owner, payment_method_id=payment_method_id)
+        if method is not None:
+            return method
         ids = [method.id for method in offered_payment_methods(user=owner)]
     except ProviderError:
         return ToolError(
@@ -106,12 +117,16 @@ def payment_method_error(payment_method_id: str, *, owner: AbstractBaseUser) -> 
     )
 
 
-def check_prepare_order(*, workflow: WorkflowContext, payment_method_id: str) -> Product:
+def check_prepare_order(
+    *, workflow: WorkflowContext, payment_method_id: str
+) -> tuple[Product, PaymentMethod]:
     """Raise the error that explains why no draft can be made (an unknown payment method, a
-    gift no longer sold); returns the gift to order. Whether an order of the workflow is being
-    paid is checked by do_prepare_order, under the workflow lock."""
-    if (unknown := payment_method_error(payment_method_id, owner=workflow.owner)) is not None:
-        raise unknown
+    gift no longer sold); returns the gift to order and the chosen payment method. Whether an
+    order of the workflow is being paid is checked by do_prepare_order, under the workflow
+    lock."""
+    method = chosen_payment_method(payment_method_id, owner=workflow.owner)
+    if isinstance(method, ToolError):
+        raise method
     product = workflow.selected_product
     if product is None or not product.active:
         raise ToolError(
@@ -119,7 +134,7 @@ def check_prepare_order(*, workflow: WorkflowContext, payment_method_id: str) ->
             "The selected gift is no longer available. Choose another gift with select_gift.",
             next_actions=["select_gift", "suggest_gifts"],
         )
-    return product
+    return product, method
 
 
 def prepare_order(
@@ -138,7 +153,7 @@ def prepare_order(
     re-priced when it holds the same items (its hold kept), else a new one replacing it.
     Pricing refusals (quantity, currency, delivery option, wrap, tax rate) raise before
     anything is written."""
-    product = check_prepare_order(workflow=workflow, payment_method_id=payment_method_id)
+    product, method = check_prepare_order(workflow=workflow, payment_method_id=payment_method_id)
     quote = pricing.quote(
         product=product,
         quantity=quantity,
@@ -150,7 +165,8 @@ def prepare_order(
     result = draft.do_prepare_order(
         workflow=workflow,
         quote=quote,
-        payment_method_id=payment_method_id,
+        payment_method_id=method.id,
+        payment_method_label=method.label,
         shipping=shipping,
         gift=gift or draft.GiftOptions(),
         correlation_id=correlation_id,

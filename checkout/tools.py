@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from checkout import selectors, services
 from checkout.agentic import payment_sheet
-from checkout.payments.methods import offered_payment_methods, payment_method_label
+from checkout.payments.methods import offered_payment_methods
 from checkout.saga.draft import GiftOptions
 from checkout.saga.states import ALREADY, CLOSED, IN_FLIGHT
 from checkout.schemas import (
@@ -118,12 +118,7 @@ def prepare_order_tool(context: ToolContext, args: PrepareOrderInput) -> ToolRes
                 for option in prepared.delivery_options
             ],
             gift_wrap_options=selectors.gift_wrap_options(currency=order.currency),
-            payment_method={
-                "id": order.payment_method_id,
-                "label": payment_method_label(
-                    user=context.principal, payment_method_id=order.payment_method_id
-                ),
-            },
+            payment_method=selectors.payment_method_ref(order),
             expires_at=order.expires_at,
             next_step=(
                 "Show this summary to the person (the total, the delivery option and its dates). "

@@ -83,3 +83,18 @@ def simulated_payment_page(request: HttpRequest, checkout_id: str) -> HttpRespon
     if page.page.status == CheckoutStatus.COMPLETE:
         return redirect(page.success_url)
     return render(request, "checkout/simulated_payment_page.html", {"page": page})
+
+
+@require_http_methods(["GET", "POST"])
+def simulated_bank_page(request: HttpRequest, charge_id: str) -> HttpResponse:
+    charge_id = charge_id[:300]
+    if request.method == "POST":
+        confirmed = request.POST.get("answer") == "confirm"
+        if not hosted_pages.simulated_bank_waits(charge_id=charge_id):
+            raise Http404("No such payment to confirm.")
+        hosted_pages.answer_simulated_bank(charge_id=charge_id, confirmed=confirmed)
+        # Back as from a real bank: that page asks the provider what became of it.
+        return redirect(f"/checkout/paid?payment_intent={charge_id}")
+    if not hosted_pages.simulated_bank_waits(charge_id=charge_id):
+        raise Http404("No such payment to confirm.")
+    return render(request, "checkout/simulated_bank_page.html")

@@ -29,6 +29,11 @@ urlpatterns = [
         checkout_views.simulated_payment_page,
         name="checkout-simulated-pay",
     ),
+    path(
+        "checkout/simulated-bank/<str:charge_id>",
+        checkout_views.simulated_bank_page,
+        name="checkout-simulated-bank",
+    ),
     path("o/login/", SignInView.as_view(), name="oauth-login"),
     path("o/signed-in/", SignedInView.as_view(), name="oauth-signed-in"),
     path("", include("giftgenius.oauth.urls")),

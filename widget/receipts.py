@@ -147,6 +147,7 @@ def receipt_context(order: Order) -> dict[str, Any]:
         ),
         "gift_message": order.gift_message,
         "gift_wrap": order.gift_wrap_name,
+        "paid_with": checkout_selectors.payment_method_ref(order)["label"],
         "ship_to_recipient": order.ship_to_recipient,
         "fulfilment_status": fulfilment_label(order.fulfilment_status),
         "fulfilment_code": order.fulfilment_status,

@@ -13,7 +13,7 @@ from uuid import UUID
 from django.utils import translation
 
 from checkout import selectors as checkout_selectors
-from checkout.payments.methods import offered_payment_methods, payment_method_label
+from checkout.payments.methods import offered_payment_methods
 from gifts import catalog
 from gifts.catalog import CatalogItem
 from gifts.models import WorkflowContext
@@ -152,8 +152,6 @@ def payment_attempt(order_id: Any) -> PaymentAttempt | None:
         amount=order.amount,
         currency=order.currency,
         shipping={k: str(order.shipping.get(k) or "") for k in SHIPPING_FIELDS},
-        card_label=payment_method_label(
-            user=order.owner, payment_method_id=order.payment_method_id
-        ),
+        card_label=checkout_selectors.payment_method_ref(order)["label"],
         held_until=min(holds) if holds else None,
     )

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from checkout.payments.provider import card_label
+
 
 @dataclass(frozen=True)
 class PaymentMethod:
@@ -32,6 +34,7 @@ TIMEOUT_ALWAYS = "pm_card_timeout_always"
 UNAVAILABLE = "pm_card_unavailable"
 LOST_RESPONSE = "pm_card_lost_response"
 PENDING = "pm_card_pending"
+AUTHENTICATION_REQUIRED = "pm_card_authentication_required"
 # A saved card's id at the provider (Stripe's PaymentMethod ids); anything else is malformed.
 SAVED_CARD_ID = re.compile(r"pm_[A-Za-z0-9_]{1,60}")
 NEW_CARD = "new_card"  # entered on the provider's hosted payment page, never in the chat
@@ -47,7 +50,11 @@ NEW_CARD_METHOD = PaymentMethod(
 
 def _method(id: str, brand: str, last4: str, description: str) -> PaymentMethod:
     return PaymentMethod(
-        id=id, label=f"{brand} •••• {last4}", brand=brand, last4=last4, description=description
+        id=id,
+        label=card_label(brand=brand, last4=last4),
+        brand=brand,
+        last4=last4,
+        description=description,
     )
 
 
@@ -79,7 +86,15 @@ PAYMENT_METHODS: tuple[PaymentMethod, ...] = (
     _method(
         PENDING, "Visa", "3155", "Test card: the payment is pending at first and settles later."
     ),
+    _method(
+        AUTHENTICATION_REQUIRED,
+        "Visa",
+        "3184",
+        "Test card: the bank asks the person to confirm the payment (3-D Secure).",
+    ),
 )
+# Cards the simulator's payment page offers: its bank's check is for saved cards only.
+PAGE_PAYMENT_METHODS = tuple(m for m in PAYMENT_METHODS if m.id != AUTHENTICATION_REQUIRED)
 
 _BY_ID = {method.id: method for method in PAYMENT_METHODS}
 
@@ -117,22 +132,32 @@ def persons_payment_method(*, user: Any, payment_method_id: str) -> PaymentMetho
     return None if card is None else _saved(card)
 
 
-def payment_method_label(*, user: Any, payment_method_id: str) -> str:
-    """What the person sees for a payment method ("Visa •••• 4242"); its id when the provider
-    cannot be asked now (a label never fails a call)."""
+# Shown for a card whose label is not known: never its id.
+UNKNOWN_CARD_LABEL = "Card"
+
+
+def payment_method_label(*, user: Any, payment_method_id: str, known: str = "") -> str:
+    """What the person sees for a payment method ("Visa •••• 4242"): `known` when the caller
+    kept it (an order's stored label; the provider is then not asked), else asked; "Card" when
+    the provider cannot be asked now or does not know it (a label never fails a call, and an
+    id is never shown)."""
     from checkout.payments.provider import ProviderError
 
+    if known:
+        return known
+    if payment_method_id != NEW_CARD and not SAVED_CARD_ID.fullmatch(payment_method_id):
+        return UNKNOWN_CARD_LABEL  # a delegated token or none: no saved card to ask about
     try:
         method = persons_payment_method(user=user, payment_method_id=payment_method_id)
     except ProviderError:
         method = None
-    return payment_method_id if method is None else method.label
+    return UNKNOWN_CARD_LABEL if method is None else method.label
 
 
 def _saved(card: Any) -> PaymentMethod:
     return PaymentMethod(
         id=card.id,
-        label=f"{card.brand} •••• {card.last4}",
+        label=card_label(brand=card.brand, last4=card.last4),
         brand=card.brand,
         last4=card.last4,
         description=f"Saved card, expires {card.exp_month:02d}/{card.exp_year % 100:02d}.",

@@ -27,6 +27,11 @@ class ChargeStatus:
     REQUIRES_ACTION = "requires_action"
 
 
+def card_label(*, brand: str, last4: str) -> str:
+    """How a card is shown to people and staff: its brand and last four digits, never its id."""
+    return f"{brand} •••• {last4}"
+
+
 @dataclass(frozen=True)
 class Charge:
     id: str  # the simulator's "ch_...", Stripe's PaymentIntent "pi_..."
@@ -41,6 +46,8 @@ class Charge:
     action_url: str = ""  # where the person authenticates, while it requires action
     # "visa", "mastercard", "amex"…, when the read included the card; not what a charge *is*.
     card_brand: str = field(default="", compare=False)
+    # The card it was paid with ("Visa •••• 4242"), when the provider says; not what a charge *is*.
+    card_label: str = field(default="", compare=False)
 
     @property
     def order_id(self) -> str:

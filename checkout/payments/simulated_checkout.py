@@ -20,7 +20,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from checkout.models import SimulatedCheckoutSession
+from checkout.models import SimulatedCharge, SimulatedChargeStatus, SimulatedCheckoutSession
 from checkout.payments import gateway, methods
 from checkout.payments.gateway import ChargeOutcome
 from checkout.payments.provider import (
@@ -33,6 +33,9 @@ from checkout.payments.provider import (
 from checkout.payments.router import LEDGER_DB
 
 PAGE_PATH = "/checkout/simulated-pay/"
+# The simulated bank's 3-D Secure page for a saved card's charge (its "ch_..." id is the page's).
+BANK_PAGE_PATH = "/checkout/simulated-bank/"
+CHARGE_PREFIX = "ch_"
 
 
 def _sessions():
@@ -44,6 +47,7 @@ class SimulatedHostedCheckout:
 
     _gate: Any  # SimulatedProvider's: the injected outage (503), as for every call
     retrieve_by_idempotency_key: Any  # SimulatedProvider's
+    retrieve_charge: Any  # SimulatedProvider's
 
     def start_hosted_checkout(
         self,
@@ -86,10 +90,16 @@ class SimulatedHostedCheckout:
 
     def retrieve_hosted_checkout(self, *, checkout_id: str) -> HostedCheckout:
         self._gate()
+        if checkout_id.startswith(CHARGE_PREFIX):
+            return self._authentication(checkout_id)
         return self._page(_session(checkout_id))
 
     def expire_hosted_checkout(self, *, checkout_id: str) -> HostedCheckout:
         self._gate()
+        if checkout_id.startswith(CHARGE_PREFIX):
+            # Cancel a charge still waiting for the bank: it can never capture afterwards.
+            self._answer_bank(checkout_id, to=SimulatedChargeStatus.FAILED, failure_code="")
+            return self._authentication(checkout_id)
         with transaction.atomic(using=LEDGER_DB):
             row = _sessions().select_for_update().filter(checkout_id=checkout_id).first()
             if row is None:
@@ -106,7 +116,7 @@ class SimulatedHostedCheckout:
         """The person pays on the page with a test card: one charge attempt under a key of
         its own, through the gateway (its retries and lookups, as for any charge). Refused
         when the page is no longer open."""
-        if methods.payment_method(payment_method_id) is None:
+        if payment_method_id not in {card.id for card in methods.PAGE_PAYMENT_METHODS}:
             raise ProviderRejected("no such payment method", code="NO_SUCH_PAYMENT_METHOD")
         with transaction.atomic(using=LEDGER_DB):
             row = _sessions().select_for_update().get(checkout_id=checkout_id)
@@ -125,6 +135,43 @@ class SimulatedHostedCheckout:
             correlation_id=row.metadata.get("correlation_id", ""),
         )
         return self._page(_session(checkout_id)), outcome
+
+    def authenticate(self, *, charge_id: str, success: bool) -> HostedCheckout:
+        """The person's answer on the simulated bank's page: a charge waiting for it captures,
+        or is declined (CARD_DECLINED). Once answered, answering again changes nothing."""
+        self._gate()
+        if success:
+            self._answer_bank(charge_id, to=SimulatedChargeStatus.SUCCEEDED, failure_code="")
+        else:
+            self._answer_bank(
+                charge_id, to=SimulatedChargeStatus.FAILED, failure_code="CARD_DECLINED"
+            )
+        return self._authentication(charge_id)
+
+    def _answer_bank(self, charge_id: str, *, to: str, failure_code: str) -> None:
+        SimulatedCharge.objects.using(LEDGER_DB).filter(
+            charge_id=charge_id, status=SimulatedChargeStatus.REQUIRES_ACTION
+        ).update(status=to, failure_code=failure_code)
+
+    def _authentication(self, charge_id: str) -> HostedCheckout:
+        """A charge waiting for the bank, read as a payment page (as Stripe's intent is): open
+        while the bank waits, complete once paid or declined, expired once cancelled."""
+        charge = self.retrieve_charge(charge_id=charge_id)
+        if charge.status == ChargeStatus.REQUIRES_ACTION:
+            status = CheckoutStatus.OPEN
+        elif charge.status == ChargeStatus.FAILED and not charge.failure_code:
+            status = CheckoutStatus.EXPIRED
+        else:
+            status = CheckoutStatus.COMPLETE
+        return HostedCheckout(
+            id=charge.id,
+            url=charge.action_url,
+            status=status,
+            paid=charge.status == ChargeStatus.SUCCEEDED,
+            expires_at=None,
+            charge=charge,
+            metadata=charge.metadata,
+        )
 
     def page_summary(self, *, checkout_id: str) -> dict:
         """What the simulator's page shows besides its state: lines, total, where it returns."""

@@ -41,7 +41,7 @@ from checkout.payments.provider import (
     Refund,
 )
 from checkout.payments.router import LEDGER_DB
-from checkout.payments.simulated_checkout import SimulatedHostedCheckout
+from checkout.payments.simulated_checkout import BANK_PAGE_PATH, SimulatedHostedCheckout
 
 CENT = Decimal("0.01")
 _DECLINES = {methods.DECLINED: "CARD_DECLINED", methods.INSUFFICIENT_FUNDS: "INSUFFICIENT_FUNDS"}
@@ -116,6 +116,10 @@ def _to_charge(row: SimulatedCharge) -> Charge:
         failure_code=row.failure_code or None,
         refunded_amount=Decimal(row.refunded_amount),
         metadata=dict(row.metadata or {}),
+        card_label=card.label if (card := methods.payment_method(row.payment_method_id)) else "",
+        action_url=f"{settings.PUBLIC_ORIGIN}{BANK_PAGE_PATH}{row.charge_id}"
+        if row.status == SimulatedChargeStatus.REQUIRES_ACTION
+        else "",
     )
 
 
@@ -256,6 +260,8 @@ class SimulatedProvider(SimulatedHostedCheckout):
         status, failure_code, settles_at = SimulatedChargeStatus.SUCCEEDED, "", None
         if payment_method_id in _DECLINES:
             status, failure_code = SimulatedChargeStatus.FAILED, _DECLINES[payment_method_id]
+        elif payment_method_id == methods.AUTHENTICATION_REQUIRED:
+            status = SimulatedChargeStatus.REQUIRES_ACTION  # settled on the bank's page
         elif payment_method_id == methods.PENDING:
             status = SimulatedChargeStatus.PENDING
             delay = float(getattr(settings, "SIMULATOR_PENDING_SETTLE_SECONDS", 0))

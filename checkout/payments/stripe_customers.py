@@ -17,11 +17,9 @@ import stripe
 from django.db import IntegrityError, transaction
 
 from checkout.models import StripeCustomer
-from checkout.payments.stripe_objects import client, provider_error
+from checkout.payments.stripe_objects import brand_name, client, provider_error
 
 USER_FIELD = "giftgenius_user"  # the Customer's metadata: our user's primary key
-
-BRANDS = {"visa": "Visa", "mastercard": "Mastercard", "amex": "Amex", "discover": "Discover"}
 
 
 @dataclass(frozen=True)
@@ -105,10 +103,9 @@ def saved_card(*, user: Any, payment_method_id: str) -> SavedCard | None:
 
 def _card(method: Any) -> SavedCard:
     card = method.card
-    brand = str(card.brand or "")
     return SavedCard(
         id=str(method.id),
-        brand=BRANDS.get(brand, brand.title()),
+        brand=brand_name(card.brand),
         last4=str(card.last4),
         exp_month=int(card.exp_month),
         exp_year=int(card.exp_year),

@@ -24,6 +24,7 @@ from checkout.payments.provider import (
     ProviderRejected,
     ProviderTimeout,
     ProviderUnavailable,
+    card_label,
 )
 
 T = TypeVar("T")
@@ -144,6 +145,29 @@ def field_of(obj: Any, name: str, default: Any = None) -> Any:
     return obj.get(name, default) if isinstance(obj, dict) else default
 
 
+BRANDS = {"visa": "Visa", "mastercard": "Mastercard", "amex": "Amex", "discover": "Discover"}
+
+
+def brand_name(brand: Any) -> str:
+    """A card brand as people write it ("Visa"), from Stripe's code ("visa")."""
+    code = str(brand or "")
+    return BRANDS.get(code, code.title())
+
+
+def paid_card_label(intent: Any) -> str:
+    """The card an intent was paid with ("Visa •••• 4242"), from its expanded PaymentMethod
+    or its latest charge's details; "" when it names none (not expanded, or not a card)."""
+    method = field_of(intent, "payment_method")
+    card = None if isinstance(method, str) else field_of(method, "card")
+    if card is None:
+        latest = field_of(intent, "latest_charge")
+        details = None if isinstance(latest, str) else field_of(latest, "payment_method_details")
+        card = field_of(details, "card")
+    if not card or not field_of(card, "last4"):
+        return ""
+    return card_label(brand=brand_name(field_of(card, "brand")), last4=str(field_of(card, "last4")))
+
+
 def metadata_of(intent: Any) -> dict:
     raw = field_of(intent, "metadata") or {}
     return {str(k): str(v) for k, v in raw.items()}
@@ -205,4 +229,5 @@ def charge_from_intent(intent: Any) -> Charge:
         metadata=meta,
         action_url=action_url(intent) if status == ChargeStatus.REQUIRES_ACTION else "",
         card_brand=str(field_of(field_of(method, "card"), "brand") or "") if method else "",
+        card_label=paid_card_label(intent),
     )

@@ -229,7 +229,7 @@ class StripeProvider(StripeHostedCheckout):
         """Our PaymentIntents, newest first (Stripe's list order), back to `since` (epoch s)."""
         page = translated(
             lambda: self.stripe.v1.payment_intents.list(
-                params={"limit": 100, "expand": ["data.latest_charge"]}
+                params={"limit": 100, "expand": ["data.latest_charge", "data.payment_method"]}
             )
         )
         iterator = iter(page.auto_paging_iter())

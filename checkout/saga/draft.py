@@ -82,6 +82,7 @@ def do_prepare_order(
     shipping: dict,
     gift: GiftOptions,
     correlation_id: str,
+    payment_method_label: str = "",
 ) -> SagaOutcome | Prepared | InProgress:
     """create_order → reserve_items, or re-price the workflow's draft in place. Returns
     Prepared, a failed SagaOutcome (OUT_OF_STOCK), or InProgress when an order of the workflow
@@ -122,6 +123,7 @@ def do_prepare_order(
         fields = {
             **priced_fields(quote, gift),
             "payment_method_id": payment_method_id,
+            "payment_method_label": payment_method_label,
             "shipping": shipping,
             "confirmation_token_digest": token_digest(token),
         }

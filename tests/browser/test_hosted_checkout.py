@@ -311,3 +311,36 @@ def test_the_awaiting_payment_screen_is_accessible(axe_page: Page, payment_page:
     )
     axe_page.bring_to_front()
     assert serious_axe_violations(axe_page) == []
+
+
+@pytest.mark.parametrize("payment_page", [SIMULATOR], ids=["simulator"], indirect=True)
+@pytest.mark.parametrize("answer", ["Confirm", "Fail"])
+def test_the_simulators_card_whose_bank_asks_is_confirmed_in_a_new_tab(
+    staff_page: Page, payment_page: PaymentPage, answer: str
+):
+    page = staff_page
+    start_in_preview(page)
+    to_summary(page, "Visa •••• 3184")
+    widget = widget_frame(page)
+    with page.context.expect_page() as opened:
+        widget.get_by_test_id("confirm-purchase").click()
+    status = widget.get_by_test_id("order-status")
+    expect(status).to_have_attribute("data-status", "awaiting_payment")
+    expect(status).to_contain_text("Your bank asks you to confirm the payment.")
+    bank = opened.value
+    bank.wait_for_load_state()
+    expect(bank.get_by_text("Your bank asks you to confirm this payment")).to_be_visible()
+    bank.get_by_role("button", name=answer, exact=True).click()
+    page.bring_to_front()
+    order = Order.objects.get()
+    if answer == "Confirm":
+        expect(status).to_have_attribute("data-status", "completed", timeout=SETTLED)
+        order.refresh_from_db()
+        assert len(captured(order)) == 1
+    else:  # a clean decline, with a way to pay otherwise; nothing charged
+        expect(status).to_have_attribute("data-status", "failed", timeout=SETTLED)
+        expect(widget.get_by_test_id("go-to-checkout")).to_be_visible()
+        order.refresh_from_db()
+        assert captured(order) == []
+    assert order.payments.count() == 1
+    assert check_ledger().ok

@@ -37,7 +37,11 @@ def test_get_payment_methods_lists_every_saved_card(api):
     assert response.status == 200
     methods = response.body["payment_methods"]
     # The test cards stand for saved cards; a new card is paid on the payment page.
-    assert [m["id"] for m in methods] == [*ALL_METHODS, "new_card"]
+    assert [m["id"] for m in methods] == [
+        *ALL_METHODS,
+        "pm_card_authentication_required",
+        "new_card",
+    ]
     assert methods[0]["label"] == "Visa •••• 4242"
     assert response.body["selected_payment_method_id"] is None
 
@@ -87,7 +91,7 @@ def test_unknown_payment_method_lists_the_allowed_ids(api):
         prepare(api, workflow_id, "pm_card_made_up"), "PAYMENT_METHOD_UNKNOWN", 422
     )
     assert error["field"] == "payment_method_id"
-    assert error["allowed_values"] == [*ALL_METHODS, "new_card"]
+    assert error["allowed_values"] == [*ALL_METHODS, "pm_card_authentication_required", "new_card"]
     assert not Order.objects.exists()
 
 

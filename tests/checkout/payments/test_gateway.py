@@ -72,6 +72,7 @@ def test_every_user_has_the_exact_test_cards():
         "pm_card_unavailable",
         "pm_card_lost_response",
         "pm_card_pending",
+        "pm_card_authentication_required",
     ]
     visa = methods.payment_method("pm_card_visa")
     assert visa.label == "Visa •••• 4242"

@@ -31,6 +31,7 @@ SIMULATOR_TEST_CARDS = {
     "pm_card_visa",
     "pm_card_declined",
     "pm_card_insufficient_funds",
+    "pm_card_authentication_required",
     "pm_card_timeout_once",
     "pm_card_timeout_always",
     "pm_card_unavailable",
