@@ -13,7 +13,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from checkout.agentic.errors import AcpError
-from tool_runtime.text import describe_refused
+from tool_runtime.text import PRINTABLE, describe_refused
 
 SPEC_VERSION = "2026-04-17"
 OPENAPI_PATH = f"vendor/acp/spec/{SPEC_VERSION}/openapi/openapi.agentic_checkout.yaml"
@@ -134,4 +134,7 @@ def _inline(node: Any, components: dict[str, Any], seen: tuple[str, ...]) -> Any
             found[key] = {p: _inline(s, components, seen) for p, s in value.items()}
         else:
             found[key] = _inline(value, components, seen)
+    if found.get("type") == "string" and not {"enum", "const", "pattern"} & found.keys():
+        # The operation refuses control and bidi characters in every string (check_body).
+        found["pattern"] = PRINTABLE
     return found

@@ -84,8 +84,8 @@ def refused_for_a_reason_no_schema_states(error: dict) -> bool:
         return True
     # Across fields (a minimum above its maximum, a search with neither words nor a category),
     # or a JSON number with more than 2 decimal places.
-    # An ACP tool's payload (and complete_checkout's buyer) is an object in the tool schema (its
-    # own schema is ACP's), whose strings follow the printable-text rule all the same.
+    # complete_checkout's buyer is an open object in the tool schema, and so are the parts of an
+    # ACP payload the specification leaves open: their strings follow the printable-text rule.
     acp_text = (
         str(error.get("field", "")).startswith(("payload", "buyer"))
         and "may not contain" in (error["message"])
