@@ -9,25 +9,8 @@ from django.db import transaction
 from gifts.demo_catalog import demo_products
 from gifts.demo_translations import demo_translations
 from gifts.interest_vocabulary import vocabulary_rows
-from gifts.models import InterestTerm, Product, ProductTranslation
+from gifts.models import CATALOG_FIELDS, InterestTerm, Product, ProductTranslation
 
-# Everything the demo data defines except the SKU (the key) and stock (orders change it).
-_CATALOG_FIELDS = (
-    "name",
-    "description",
-    "category",
-    "tags",
-    "price",
-    "currency",
-    "active",
-    "age_min",
-    "age_max",
-    "image",
-    "image_width",
-    "image_height",
-    "image_alt",
-    "family",
-)
 _BATCH_SIZE = 200
 
 
@@ -48,7 +31,7 @@ def seed_demo_catalog(*, reset_stock: bool = False) -> SeedReport:
     between seeds. Unchanged rows are not written, so a second run reports 0 created, 0 updated.
     """
     rows = demo_products()
-    fields = (*_CATALOG_FIELDS, "stock") if reset_stock else _CATALOG_FIELDS
+    fields = (*CATALOG_FIELDS, "stock") if reset_stock else CATALOG_FIELDS
     with transaction.atomic():
         existing = Product.objects.select_for_update().in_bulk(
             [row["sku"] for row in rows], field_name="sku"

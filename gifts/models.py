@@ -64,6 +64,26 @@ class Product(models.Model):
         return self.stock > 0
 
 
+# What a catalog (the demo data, a merchant's feed) defines of a product, besides its SKU (the
+# key) and its stock (orders change it).
+CATALOG_FIELDS = (
+    "name",
+    "description",
+    "category",
+    "tags",
+    "price",
+    "currency",
+    "active",
+    "age_min",
+    "age_max",
+    "image",
+    "image_width",
+    "image_height",
+    "image_alt",
+    "family",
+)
+
+
 class WorkflowContext(models.Model):
     """The single source of truth for where one gift conversation is."""
 

@@ -21,7 +21,7 @@ from import_export import resources, widgets
 from import_export.formats.base_formats import Format
 from import_export.resources import Diff
 
-from gifts.models import Product, ProductTranslation
+from gifts.models import CATALOG_FIELDS, Product, ProductTranslation
 from gifts.product_feed.reading import (
     CatalogRow,
     read_feed_csv,
@@ -30,24 +30,8 @@ from gifts.product_feed.reading import (
     translated_languages,
 )
 
-IMPORTED_FIELDS = (
-    "sku",
-    "name",
-    "description",
-    "category",
-    "tags",
-    "price",
-    "currency",
-    "active",
-    "age_min",
-    "age_max",
-    "image",
-    "image_width",
-    "image_height",
-    "image_alt",
-    "family",
-)
-_UPDATED_FIELDS = [name for name in IMPORTED_FIELDS if name != "sku"]
+IMPORTED_FIELDS = ("sku", *CATALOG_FIELDS)
+_UPDATED_FIELDS = list(CATALOG_FIELDS)
 
 
 def _translation_columns(language: str) -> tuple[str, str]:
