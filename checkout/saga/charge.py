@@ -175,9 +175,12 @@ def apply_charge_outcome(
     if result == ChargeResult.SUCCEEDED:
         with transaction.atomic():
             _record_payment(payment, PaymentStatus.SUCCEEDED, charge_id=charge_id)
-            if charge is not None and charge.card_label:
-                # The card the provider charged: a new card's only once paid on its page.
-                Order.objects.filter(pk=order.pk).update(payment_method_label=charge.card_label)
+            label = charge.card_label if charge is not None else ""
+            if label and label != order.payment_method_label:
+                # The card the provider charged: a new card's only once paid on its page (a
+                # saved card's was stored when the order was prepared).
+                order.payment_method_label = label
+                Order.objects.filter(pk=order.pk).update(payment_method_label=label)
             _finish_charge_step(
                 step=step,
                 order=order,

@@ -412,12 +412,14 @@ OAUTH_CIMD_ALLOW_PRIVATE_ADDRESSES = env_bool("OAUTH_CIMD_ALLOW_PRIVATE_ADDRESSE
 OAUTH_CIMD_CA_FILE = os.environ.get("OAUTH_CIMD_CA_FILE", "")
 # A plain sign-in (no `next`) lands on a page that says so.
 LOGIN_REDIRECT_URL = "oauth-signed-in"
-# oauthlib and the toolkit log codes and redirect URLs (with the code) at DEBUG: warnings only,
-# whatever LOG_LEVEL says, so no token, secret or code reaches the logs.
+# oauthlib and the toolkit log codes and redirect URLs (with the code) at DEBUG, and Stripe's SDK
+# whole response bodies (a card's expiry, a PaymentIntent's client secret): warnings only,
+# whatever LOG_LEVEL says, so no token, secret, code or card detail reaches the logs.
 LOGGING["loggers"].update(
     {
         "oauthlib": {"handlers": ["console"], "level": "WARNING", "propagate": False},
         "oauth2_provider": {"handlers": ["console"], "level": "WARNING", "propagate": False},
+        "stripe": {"handlers": ["console"], "level": "WARNING", "propagate": False},
     }
 )
 # --- Widget look and locale ---
