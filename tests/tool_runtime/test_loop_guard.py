@@ -74,28 +74,46 @@ def test_only_recent_counted_failures_of_the_same_call_count(db):
     assert count(limit=1) == 1
 
 
-def test_the_guard_reads_through_the_partial_failure_index(db):
-    sql = loop_guard._statement(connection.vendor)
-    explain = "EXPLAIN QUERY PLAN " if connection.vendor == "sqlite" else "EXPLAIN "
-    field = ToolCallLog._meta.get_field
-    params = [
-        field("workflow_id").get_db_prep_value(WORKFLOW, connection),
-        "suggest_gifts",
-        "same",
-        field("created_at").get_db_prep_value(timezone.now(), connection),
-        "user:1",
-        *loop_guard.NOT_COUNTED,
-        3,
+@pytest.fixture
+def busy_log(db):
+    """A log shaped like production's: thousands of calls over the guard's window, across many
+    workflows and tools, nearly all successful; analyzed, so the planner chooses by real
+    statistics rather than by whatever an earlier test left in them."""
+    tools = ["suggest_gifts", "get_workflow", "select_gift", "prepare_order", "commit_order"]
+    now = timezone.now()
+    window = settings.LOOP_GUARD_WINDOW_SECONDS
+    rows = [
+        ToolCallLog(
+            tool=tools[i % len(tools)],
+            principal=f"user:{i % 50}",
+            workflow_id=WORKFLOW if i % 400 == 0 else uuid.uuid4(),
+            status="failed" if i % 25 == 0 else "success",
+            error_code="VALIDATION_ERROR" if i % 25 == 0 else "",
+            arguments_fingerprint=f"print-{i % 300}",
+            created_at=now - timedelta(seconds=(i * 7) % (2 * window)),
+        )
+        for i in range(4000)
     ]
+    ToolCallLog.objects.bulk_create(rows, batch_size=500)
     with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute("SET enable_seqscan = off")  # an empty table would be scanned anyway
+        cursor.execute(f"ANALYZE {connection.ops.quote_name(ToolCallLog._meta.db_table)}")
+
+
+def _plan(sql: str, params: list[object]) -> str:
+    explain = "EXPLAIN QUERY PLAN " if connection.vendor == "sqlite" else "EXPLAIN "
+    with connection.cursor() as cursor:
         cursor.execute(explain + sql, params)
-        plan = " ".join(str(part) for line in cursor.fetchall() for part in line)
-    assert "toolcalllog_failures_idx" in plan
+        return " ".join(str(part) for line in cursor.fetchall() for part in line)
 
 
-def test_read_beside_the_workflow_the_guard_still_uses_the_partial_failure_index(db):
+def test_the_guard_reads_through_the_partial_failure_index(busy_log):
+    params = loop_guard._params(
+        principal="user:1", tool="suggest_gifts", workflow_id=WORKFLOW, guard_print="same", limit=3
+    )
+    assert "toolcalllog_failures_idx" in _plan(loop_guard._statement(connection.vendor), params)
+
+
+def test_read_beside_the_workflow_the_guard_still_uses_the_partial_failure_index(busy_log):
     from gifts.models import WorkflowContext
     from tool_runtime.rows import _beside_reader
 
@@ -103,15 +121,9 @@ def test_read_beside_the_workflow_the_guard_still_uses_the_partial_failure_index
         principal="user:1", tool="suggest_gifts", workflow_id=WORKFLOW, guard_print="same"
     )
     sql = _beside_reader(WorkflowContext, ("id", "owner"), scalar.sql, connection.vendor).statement
-    explain = "EXPLAIN QUERY PLAN " if connection.vendor == "sqlite" else "EXPLAIN "
     field = WorkflowContext._meta.get_field
     keys = [field("id").get_db_prep_value(WORKFLOW, connection), 1]
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute("SET enable_seqscan = off")
-        cursor.execute(explain + sql, [*scalar.params, *keys])
-        plan = " ".join(str(part) for line in cursor.fetchall() for part in line)
-    assert "toolcalllog_failures_idx" in plan
+    assert "toolcalllog_failures_idx" in _plan(sql, [*scalar.params, *keys])
 
 
 def test_the_count_read_beside_the_workflow_is_the_guards_count(db):
