@@ -8,7 +8,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from checkout import selectors, services
+from checkout import payment_choice, selectors, services
 from checkout.agentic import payment_sheet
 from checkout.payments.methods import offered_payment_methods
 from checkout.saga.draft import GiftOptions
@@ -259,7 +259,7 @@ register(
         input_checks=(
             InputCheck(
                 "payment_method_id",
-                lambda value, *, caller: services.payment_method_error(value, owner=caller),
+                lambda value, *, caller: payment_choice.payment_method_error(value, owner=caller),
                 with_caller=True,
             ),
         ),
