@@ -7,10 +7,12 @@ completion is ACP's complete."""
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
 
 from checkout.agentic import shape
 from checkout.agentic.sessions import SESSION_PREFIX
@@ -22,8 +24,12 @@ STRIPE = "stripe"
 def sheet_session(*, owner: AbstractBaseUser, order: Order) -> dict[str, Any]:
     """The ACP checkout session over `order`'s workflow (made on first use, its address the
     order's), with the fields OpenAI's reference adds for the sheet: `payment_provider` and
-    `payment_mode`."""
-    session, _ = CheckoutSession.objects.get_or_create(
+    `payment_mode`.
+
+    A session the person can no longer pay (canceled over ACP, or past ACP_SESSION_TTL_SECONDS
+    when they come back to the workflow) is started afresh under a new id: the draft being
+    confirmed is new, and the sheet must be able to pay it."""
+    session, created = CheckoutSession.objects.get_or_create(
         workflow_id=order.workflow_id,
         defaults={
             "id": SESSION_PREFIX + secrets.token_hex(12),
@@ -31,6 +37,16 @@ def sheet_session(*, owner: AbstractBaseUser, order: Order) -> dict[str, Any]:
             "locale": order.locale or "en",
         },
     )
+    oldest = timezone.now() - timedelta(seconds=settings.ACP_SESSION_TTL_SECONDS)
+    if not created and (session.canceled or session.created_at <= oldest):
+        CheckoutSession.objects.filter(pk=session.pk).update(
+            id=SESSION_PREFIX + secrets.token_hex(12),
+            canceled=False,
+            created_at=timezone.now(),
+            directory_server="",
+        )
+        # Read by workflow: a concurrent prepare may have renewed it first.
+        session = CheckoutSession.objects.get(workflow_id=order.workflow_id)
     details = _fulfillment_details(order.shipping or {})
     if session.fulfillment_details != details:
         session.fulfillment_details = details

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from checkout.models import CheckoutSession, Order, OrderStatus
-from tests.fixtures import draft_order, prepare
+from tests.fixtures import draft_order, new_key, prepare
 from tests.giftgenius.transports.acp_client import grant_token
 from tests.localstripe import intents
 
@@ -131,3 +131,47 @@ def test_a_test_token_for_the_preview_sheet_pays_at_most_its_amount(api, sheet_o
     token = grant_test_token(amount_minor=_total(session), currency="usd", now=int(time.time()))
     assert token.startswith("spt_")
     assert _pay(api, session, token).body["status"] == "completed"
+
+
+def test_a_session_canceled_over_acp_is_started_afresh_for_the_next_draft(api, sheet_on):
+    placed = draft_order(api)
+    first = placed.prepared.body["_meta"]["checkout_session"]
+    canceled = api.call(
+        "cancel_checkout_session",
+        {"meta": {"api_version": "2026-04-17", "idempotency_key": new_key()}, "id": first["id"]},
+    )
+    assert canceled.status == 200 and canceled.body["status"] == "canceled", canceled.body
+    assert Order.objects.get(pk=placed.order_id).status == OrderStatus.CANCELLED
+
+    again = prepare(api, placed.workflow_id)
+    assert again.status == 200, again.body
+    session = again.body["_meta"]["checkout_session"]
+    assert session["id"] != first["id"]
+    assert session["status"] == "ready_for_payment", session["messages"]
+    assert CheckoutSession.objects.get().pk == session["id"]  # still one session per workflow
+    token = grant_token(sheet_on, max_amount=_total(session))
+    paid = _pay(api, session, token)
+    assert paid.body["status"] == "completed", paid.body
+    assert paid.body["order"]["id"] == again.body["order_id"]
+    # The canceled id is gone with it: nothing can be paid under it any more.
+    assert _pay(api, first, token).status == 404
+
+
+def test_a_session_past_its_lifetime_is_started_afresh_for_the_next_draft(api, sheet_on, settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    placed = draft_order(api)
+    first = placed.prepared.body["_meta"]["checkout_session"]
+    long_ago = timezone.now() - timedelta(seconds=settings.ACP_SESSION_TTL_SECONDS + 60)
+    CheckoutSession.objects.filter(pk=first["id"]).update(created_at=long_ago)
+    # Unchanged, the sheet would hand ChatGPT a session that is no longer found.
+    assert _pay(api, first, "spt_unused").status == 404
+
+    again = prepare(api, placed.workflow_id)
+    session = again.body["_meta"]["checkout_session"]
+    assert session["id"] != first["id"]
+    token = grant_token(sheet_on, max_amount=_total(session))
+    assert _pay(api, session, token).body["status"] == "completed"
+    assert len(_succeeded(sheet_on)) == 1
