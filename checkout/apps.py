@@ -7,7 +7,7 @@ class CheckoutConfig(AppConfig):
 
     def ready(self) -> None:
         from checkout import errors, order_changes, outbox, tools, webhooks  # noqa: F401
-        from checkout.agentic import order_events
+        from checkout.agentic import checks, order_events  # noqa: F401 (checks registers)
         from checkout.agentic import tools as agentic_tools  # noqa: F401 (the ACP tools)
         from checkout.services import WorkflowCheckout
         from gifts.hooks import attach_checkout

@@ -132,3 +132,15 @@ def test_a_key_longer_than_the_column_is_kept_as_its_digest(agent):
         "/checkout_sessions", create_body("GG-ACP-1"), **{"Idempotency-Key": "k" * 256}
     )
     assert too_long.status == 400
+
+
+def test_a_key_lifetime_shorter_than_acps_day_stops_the_server_from_starting(settings):
+    from django.core.management import call_command
+    from django.core.management.base import SystemCheckError
+
+    call_command("check")  # the default keeps keys 24 h
+    settings.IDEMPOTENCY_KEY_TTL_SECONDS = 3600
+    with pytest.raises(
+        SystemCheckError, match=r"checkout\.E001.*IDEMPOTENCY_KEY_TTL_SECONDS is 3600"
+    ):
+        call_command("check")
