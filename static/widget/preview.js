@@ -253,6 +253,14 @@
     return null;
   }
 
+  // ACP amounts are in the currency's minor units; the sheet shows them as money.
+  function formatMinor(amount, currency) {
+    var code = String(currency || "").toUpperCase();
+    if (amount === null || !/^[A-Z]{3}$/.test(code)) return String(amount) + " " + code;
+    var format = new Intl.NumberFormat("en", { style: "currency", currency: code });
+    return format.format(amount / Math.pow(10, format.resolvedOptions().maximumFractionDigits));
+  }
+
   function requestCheckout(session) {
     checkoutRequests.push(clone(session));
     logNote("The widget asked for the payment sheet (requestCheckout), session " + (session && session.id));
@@ -262,7 +270,7 @@
     var error = document.getElementById("qa-sheet-error");
     var amount = sessionTotal(session);
     document.getElementById("qa-sheet-summary").textContent =
-      "Total " + amount + " (minor units) " + String(session.currency || "").toUpperCase() +
+      "Total " + formatMinor(amount, session.currency) +
       " · " + ((session.payment_provider || {}).provider || "?") + " · " + session.payment_mode;
     error.textContent = "";
     sheet.hidden = false;

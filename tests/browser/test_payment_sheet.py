@@ -46,6 +46,11 @@ def test_the_sheet_pays_and_the_widget_shows_the_completion(
     sheet = page.get_by_test_id("qa-sheet")
     expect(sheet).to_be_visible()
     expect(page.get_by_test_id("qa-sheet-summary")).to_contain_text("stripe · test")
+    handed = page.evaluate("window.GiftGeniusPreviewHost.checkoutRequests()")[0]
+    total = next(t["amount"] for t in handed["totals"] if t["type"] == "total")
+    assert handed["currency"] == "usd"  # the demo catalog's
+    # The sheet shows money, not the session's minor units.
+    expect(page.get_by_test_id("qa-sheet-summary")).to_contain_text(f"Total ${total / 100:,.2f}")
     page.get_by_test_id("qa-sheet-pay").click()
 
     status = widget.get_by_test_id("order-status")
