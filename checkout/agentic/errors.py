@@ -37,4 +37,5 @@ class AcpError(Exception):
 
 def not_found(session_id: str) -> AcpError:
     # Another agent's session is answered exactly as one that does not exist.
-    return AcpError(404, "not_found", f"There is no checkout session {session_id[:80]!r}.")
+    shown = "".join(c if c.isprintable() else "?" for c in session_id[:80])
+    return AcpError(404, "not_found", f"There is no checkout session {shown!r}.")

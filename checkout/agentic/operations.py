@@ -17,7 +17,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 
 from checkout.agentic import sessions
-from checkout.agentic.errors import AcpError
+from checkout.agentic.errors import AcpError, not_found
 from tool_runtime import idempotency
 from tool_runtime.errors import ToolError
 
@@ -68,6 +68,9 @@ def answer(
     locale: str = "en",
 ) -> Answer:
     """Run `operation` for `principal` (under its key when one is given; `get` takes none)."""
+    if session_id and not sessions.SESSION_ID.fullmatch(session_id):
+        # Not an id we could have made: answered before anything reads or stores it.
+        raise not_found(session_id)
     if operation == "get" or idempotency_key is None:
         return _run(principal, operation, session_id, body, correlation_id, locale)
     if not idempotency_key:

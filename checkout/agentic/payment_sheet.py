@@ -6,7 +6,6 @@ completion is ACP's complete."""
 
 from __future__ import annotations
 
-import secrets
 from datetime import timedelta
 from typing import Any
 
@@ -15,7 +14,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
 from checkout.agentic import shape
-from checkout.agentic.sessions import SESSION_PREFIX
+from checkout.agentic.sessions import new_session_id
 from checkout.models import CheckoutSession, Order
 
 STRIPE = "stripe"
@@ -32,7 +31,7 @@ def sheet_session(*, owner: AbstractBaseUser, order: Order) -> dict[str, Any]:
     session, created = CheckoutSession.objects.get_or_create(
         workflow_id=order.workflow_id,
         defaults={
-            "id": SESSION_PREFIX + secrets.token_hex(12),
+            "id": new_session_id(),
             "owner": owner,
             "locale": order.locale or "en",
         },
@@ -40,7 +39,7 @@ def sheet_session(*, owner: AbstractBaseUser, order: Order) -> dict[str, Any]:
     oldest = timezone.now() - timedelta(seconds=settings.ACP_SESSION_TTL_SECONDS)
     if not created and (session.canceled or session.created_at <= oldest):
         CheckoutSession.objects.filter(pk=session.pk).update(
-            id=SESSION_PREFIX + secrets.token_hex(12),
+            id=new_session_id(),
             canceled=False,
             created_at=timezone.now(),
             directory_server="",

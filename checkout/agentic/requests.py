@@ -13,11 +13,20 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from checkout.agentic.errors import AcpError
+from checkout.models import GuestBuyer
 from tool_runtime.text import PRINTABLE, describe_refused
 
 SPEC_VERSION = "2026-04-17"
 OPENAPI_PATH = f"vendor/acp/spec/{SPEC_VERSION}/openapi/openapi.agentic_checkout.yaml"
 DOCUMENT_URI = "urn:acp:openapi"
+# The buyer's fields as GuestBuyer keeps them (a full name goes into first_name).
+BUYER_COLUMNS = {
+    "first_name": "first_name",
+    "last_name": "last_name",
+    "full_name": "first_name",
+    "email": "email",
+    "phone_number": "phone_number",
+}
 
 
 @cache
@@ -46,6 +55,21 @@ def check_body(schema_name: str, body: Any) -> None:
     if errors:
         first = errors[0]
         raise AcpError(400, "invalid", first.message[:300], param=first.json_path)
+    _check_buyer_lengths(body.get("buyer"))
+
+
+def _check_buyer_lengths(buyer: Any) -> None:
+    """The specification sets no length on a buyer's fields; our guest buyer record does, and
+    a longer value is refused by name rather than cut short or failing the write."""
+    if not isinstance(buyer, dict):
+        return
+    for name, column in BUYER_COLUMNS.items():
+        limit = GuestBuyer._meta.get_field(column).max_length
+        value = buyer.get(name)
+        if isinstance(value, str) and len(value) > limit:
+            raise AcpError(
+                400, "invalid", f"{name} is at most {limit} characters.", param=f"$.buyer.{name}"
+            )
 
 
 def _check_text(value: Any, path: str) -> None:

@@ -6,11 +6,18 @@ session's authoritative state (checkout.agentic.shape) or raises an AcpError.
 
 Locks: each write goes through the saga's own entries (do_prepare_order, do_commit_order,
 do_release_draft), which take the workflow row lock themselves; call outside any transaction.
+What makes or releases a draft also holds the session row lock (`_open_for_writing`), taken
+before the workflow's, so a cancel and a complete or update cannot cross: a cancel never
+answers "canceled" over a payment that went through, and nothing makes a draft for a session
+canceled meanwhile. A claim takes only the workflow lock, which a cancel holds too.
 """
 
 from __future__ import annotations
 
+import re
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from typing import Any
 
@@ -28,12 +35,14 @@ from checkout.agentic.requests import check_body, item_quantities
 from checkout.models import CheckoutSession, GuestBuyer, Order, OrderStatus
 from checkout.payments.stripe_provider import SHARED_PAYMENT_TOKEN_PREFIX
 from checkout.saga import commit, compensation, draft
+from checkout.saga.locks import lock_workflow
 from checkout.saga.outcome import InProgress, SagaOutcome
 from checkout.saga.states import IN_FLIGHT
 from gifts.models import Product, Step, WorkflowContext
 from tool_runtime.errors import ToolError
 
 SESSION_PREFIX = "cs_"
+SESSION_ID = re.compile(SESSION_PREFIX + "[0-9a-f]{24}")  # as new sessions are named
 # Our refusals' fields, as JSON paths into the ACP request.
 FIELD_PATHS = {
     "quantity": "$.line_items[0].quantity",
@@ -42,6 +51,10 @@ FIELD_PATHS = {
     "shipping_option": "$.selected_fulfillment_options[0].option_id",
 }
 PAYMENT_PATH = "$.payment_data.instrument.credential"
+
+
+def new_session_id() -> str:
+    return SESSION_PREFIX + secrets.token_hex(12)
 
 
 def session_for(*, owner: AbstractBaseUser, session_id: str) -> CheckoutSession:
@@ -98,7 +111,7 @@ def create_session(
             selected_product=product,
         )
         session = CheckoutSession.objects.create(
-            id=SESSION_PREFIX + secrets.token_hex(12),
+            id=new_session_id(),
             owner=owner,
             workflow=workflow,
             buyer=_buyer(None, stripped.get("buyer")),
@@ -127,37 +140,55 @@ def update_session(
     quantity = line.quantity if line is not None else 1
     if stripped.get("line_items"):
         product, quantity = _product(stripped["line_items"]), quantities[0]
-        WorkflowContext.objects.filter(pk=session.workflow_id).update(selected_product=product)
-        session.workflow.selected_product = product
-    if "buyer" in stripped:
-        session.buyer = _buyer(session.buyer, stripped["buyer"])
+    details = session.fulfillment_details
     if "fulfillment_details" in stripped:
-        session.fulfillment_details = stripped["fulfillment_details"] or {}
-    session.save(update_fields=["buyer", "fulfillment_details", "updated_at"])
-    selected = stripped.get("selected_fulfillment_options") or []
-    option = selected[0]["option_id"] if selected else _kept_option(session, order)
+        details = stripped["fulfillment_details"] or {}
+    if "selected_fulfillment_options" not in stripped:
+        option = _kept_option(details, order)
+    else:  # an empty list clears the choice (the schema takes no null): the cheapest again
+        selected = stripped["selected_fulfillment_options"] or []
+        option = selected[0]["option_id"] if selected else None
     try:
         quote = _quote(
             product=product,
             quantity=quantity,
-            details=session.fulfillment_details,
+            details=details,
             currency=order.currency if order else product.currency,
             option=option,
         )
     except ToolError as refusal:
+        # Nothing is applied: the session still shows what its draft is priced for.
         return shape.session_view(session, messages=[_as_message(refusal)])
-    problems = _prepare(
-        session, quote=quote, details=session.fulfillment_details, correlation_id=correlation_id
-    )
+    with _open_for_writing(session):
+        if product != session.workflow.selected_product:
+            WorkflowContext.objects.filter(pk=session.workflow_id).update(selected_product=product)
+            session.workflow.selected_product = product
+        if "buyer" in stripped:
+            session.buyer = _buyer(session.buyer, stripped["buyer"])
+        session.fulfillment_details = details
+        session.save(update_fields=["buyer", "fulfillment_details", "updated_at"])
+        problems = _prepare(session, quote=quote, details=details, correlation_id=correlation_id)
     return shape.session_view(session, messages=problems)
 
 
-def _kept_option(session: CheckoutSession, order: Order | None) -> str | None:
+@contextmanager
+def _open_for_writing(session: CheckoutSession) -> Iterator[None]:
+    """Hold the session row lock for a write that makes or re-prices its draft; a session
+    canceled meanwhile is refused (405) with nothing written."""
+    with transaction.atomic():
+        locked = CheckoutSession.objects.select_for_update().filter(pk=session.pk)
+        if locked.values_list("canceled", flat=True).first():
+            session.canceled = True
+            raise AcpError(405, "not_modifiable", "The checkout session is canceled.")
+        yield
+
+
+def _kept_option(details: dict[str, Any], order: Order | None) -> str | None:
     """The delivery option chosen before, if it still serves the (maybe new) address; else
     None, the cheapest."""
     if order is None or not order.shipping_option:
         return None
-    country = (session.fulfillment_details.get("address") or {}).get("country")
+    country = (details.get("address") or {}).get("country")
     offered = pricing.delivery_options(
         country=(country or settings.ACP_DEFAULT_COUNTRY).upper(), currency=order.currency
     )
@@ -234,9 +265,9 @@ def _buyer(current: GuestBuyer | None, data: dict[str, Any] | None) -> GuestBuye
         return current
     fields = {
         "email": data.get("email", ""),
-        "first_name": data.get("first_name") or data.get("full_name", "")[:100],
+        "first_name": data.get("first_name") or data.get("full_name", ""),
         "last_name": data.get("last_name", ""),
-        "phone_number": data.get("phone_number", "")[:40],
+        "phone_number": data.get("phone_number", ""),
     }
     if current is None:
         return GuestBuyer.objects.create(**fields)
@@ -287,7 +318,8 @@ def complete_session(
     if not (session.fulfillment_details.get("address") or {}):
         return shape.session_view(session)  # not ready: its messages say what is missing
     if order is None or order.status != OrderStatus.DRAFT or shape.expired(order):
-        order = _fresh_draft(session, order, correlation_id=correlation_id)
+        with _open_for_writing(session):
+            order = _fresh_draft(session, order, correlation_id=correlation_id)
         if order is None or order.status != OrderStatus.DRAFT:
             return shape.session_view(session)
     if not token.startswith(SHARED_PAYMENT_TOKEN_PREFIX):
@@ -312,6 +344,7 @@ def complete_session(
 def _as_it_stands(session: CheckoutSession) -> dict[str, Any]:
     """A complete that charged nothing: the session as it now is, saying so when it is paid
     (or being paid) already."""
+    session.refresh_from_db(fields=["canceled", "directory_server"])  # a cancel may have won
     order = shape.current_order(session)
     if order is None or not (order.status == OrderStatus.COMPLETED or order.status in IN_FLIGHT):
         return shape.session_view(session)
@@ -372,17 +405,26 @@ def cancel_session(
     if body is not None:
         check_body("CancelSessionRequest", body)
     session = session_for(owner=owner, session_id=session_id)
-    order = shape.current_order(session)
-    _refuse_closed(session, order)
-    if order is not None and order.status in IN_FLIGHT:
-        raise AcpError(405, "not_cancelable", "The checkout session is being paid.")
-    if order is not None and order.status == OrderStatus.DRAFT:
-        compensation.do_release_draft(
-            order_id=order.pk,
-            reason="The agent canceled the checkout session.",
-            correlation_id=correlation_id,
-            rollback_workflow=True,
+    with transaction.atomic():
+        # The session's lock, then the workflow's (the claim's): the order read here cannot be
+        # claimed before it is released, and no write of this session can make a new draft.
+        session.canceled = (
+            CheckoutSession.objects.select_for_update()
+            .values_list("canceled", flat=True)
+            .get(pk=session.pk)
         )
-    CheckoutSession.objects.filter(pk=session.pk).update(canceled=True)
+        lock_workflow(session.workflow_id)
+        order = shape.current_order(session)
+        _refuse_closed(session, order)
+        if order is not None and order.status in IN_FLIGHT:
+            raise AcpError(405, "not_cancelable", "The checkout session is being paid.")
+        if order is not None and order.status == OrderStatus.DRAFT:
+            compensation.do_release_draft(
+                order_id=order.pk,
+                reason="The agent canceled the checkout session.",
+                correlation_id=correlation_id,
+                rollback_workflow=True,
+            )
+        CheckoutSession.objects.filter(pk=session.pk).update(canceled=True)
     session.canceled = True
     return shape.session_view(session)

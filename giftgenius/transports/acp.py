@@ -80,7 +80,9 @@ def _check_signature(request: HttpRequest, token: ApiToken) -> None:
         <= settings.ACP_SIGNATURE_MAX_SKEW_SECONDS
     )
     expected = request_signature(token.signing_secret, timestamp, request.body)
-    if not fresh or not hmac.compare_digest(signature.rstrip("="), expected):
+    # As bytes: compare_digest refuses str with non-ASCII characters (a header may carry any).
+    sent = signature.rstrip("=").encode("utf-8", "surrogateescape")
+    if not fresh or not hmac.compare_digest(sent, expected.encode()):
         raise AcpError(
             401,
             "invalid_signature",

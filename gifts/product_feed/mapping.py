@@ -174,7 +174,8 @@ def _categories(categories: list[dict], report: Report) -> dict[str, Any]:
     ages = by_taxonomy.get(AGE_TAXONOMY, [])
     if ages:
         low, _, high = ages[0].partition("-")
-        if len(ages) > 1 or not (low.isdigit() and high.isdigit()) or int(low) > int(high):
+        whole = all(part.isascii() and part.isdigit() for part in (low, high))  # not '²'
+        if len(ages) > 1 or not whole or int(low) > int(high):
             report(
                 f"categories[{AGE_TAXONOMY}]",
                 f"age range must be one 'min-max' in years (got {ages})",

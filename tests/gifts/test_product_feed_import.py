@@ -285,6 +285,12 @@ def test_a_broken_feed_is_refused_precisely(db, tmp_path, data, expected):
             id="bad-ages",
         ),
         pytest.param(
+            ["GG-A,,GG-A,Mug,,1250,USD,,kitchen,,\u00b2-5,,,,,,"],
+            None,
+            "catalog.csv line 2, field age_range: age range must be one 'min-max'",
+            id="superscript-digit-ages",
+        ),
+        pytest.param(
             ["GG-A,,GG-A,Mug,,1250,USD,,kitchen,,,ftp://x.example/a.png,,0,,,"],
             None,
             "catalog.csv line 2, field image_url: must be an absolute http(s) URL",

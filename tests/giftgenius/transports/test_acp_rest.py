@@ -102,6 +102,41 @@ def test_an_address_the_shop_does_not_ship_to_is_a_message_and_the_draft_stays(a
     assert message["param"] == "$.fulfillment_details.address.country"
     assert updated["status"] == "not_ready_for_payment"
     assert _total(updated, "total") == _total(created, "total")
+    # Nothing of the refused change is kept: the session still shows what its draft is priced
+    # (and would be shipped) for, so a complete cannot ship somewhere the agent did not see.
+    now = agent.get(f"/checkout_sessions/{created['id']}").body
+    assert now["fulfillment_details"] == created["fulfillment_details"]
+    assert now["status"] == "ready_for_payment" and now["totals"] == created["totals"]
+    order = Order.objects.get(workflow__checkout_session=created["id"])
+    assert order.shipping["country"] == ADDRESS["country"]
+
+
+def test_a_refused_item_change_keeps_the_item_the_draft_is_priced_for(agent, product):
+    make_product(sku="GG-ACP-GONE", stock=0)
+    created = agent.post("/checkout_sessions", create_body("GG-ACP-1")).body
+    far = {"address": {**ADDRESS, "country": "JP"}}
+    change = {"line_items": [{"id": "GG-ACP-GONE"}], "fulfillment_details": far}
+    refused = agent.post(f"/checkout_sessions/{created['id']}", change).body
+    assert [m["code"] for m in refused["messages"]] == ["region_restricted"]
+    session = CheckoutSession.objects.get(pk=created["id"])
+    assert session.workflow.selected_product == product
+    now = agent.get(f"/checkout_sessions/{created['id']}").body
+    assert [line["item"]["id"] for line in now["line_items"]] == ["GG-ACP-1"]
+
+
+def test_an_empty_choice_clears_the_chosen_delivery_option(agent, product):
+    created = agent.post("/checkout_sessions", create_body("GG-ACP-1")).body
+    cheapest, express = created["fulfillment_options"][0], created["fulfillment_options"][-1]
+    assert cheapest["id"] != express["id"]
+    path = f"/checkout_sessions/{created['id']}"
+    chosen = {"type": "shipping", "option_id": express["id"], "item_ids": ["li_1"]}
+    agent.post(path, {"selected_fulfillment_options": [chosen]})
+    kept = agent.post(path, {"buyer": {"email": "j@example.com"}}).body  # absent: unchanged
+    assert kept["selected_fulfillment_options"][0]["option_id"] == express["id"]
+    # The schema takes no null here (RFC §6.2's "null clears"): an empty list clears instead.
+    cleared = agent.post(path, {"selected_fulfillment_options": []})
+    assert cleared.status == 200, cleared.body
+    assert cleared.body["selected_fulfillment_options"][0]["option_id"] == cheapest["id"]
 
 
 def test_a_sold_out_item_is_an_out_of_stock_message(agent):
@@ -121,6 +156,10 @@ def test_a_sold_out_item_is_an_out_of_stock_message(agent):
         ({"line_items": [{"id": "GG-ACP-1"}, {"id": "GG-ACP-1"}]}, "$.line_items[1]"),
         ({"fulfillment_details": {"address": {"city": "X"}}}, "$.fulfillment_details.address"),
         ({"surprise": 1}, "$"),
+        # Longer than the guest buyer record keeps: refused by name, never cut or a 500.
+        ({"buyer": {"first_name": "J" * 101, "email": "j@example.com"}}, "$.buyer.first_name"),
+        ({"buyer": {"email": "j" * 250 + "@example.com"}}, "$.buyer.email"),
+        ({"buyer": {"email": "j@example.com", "phone_number": "1" * 41}}, "$.buyer.phone_number"),
     ],
 )
 def test_a_malformed_body_is_a_400_naming_its_json_path(agent, product, change, param):
@@ -250,6 +289,34 @@ def test_an_agent_with_a_secret_must_sign_its_requests(user, product):
     assert agent.post("/checkout_sessions", **tampered).body["code"] == "invalid_signature"
     good = _signed(agent, body, secret="s3cret-for-the-agent")
     assert agent.post("/checkout_sessions", **good).status == 201
+
+
+@pytest.mark.parametrize("signature", ["\u00e9" * 43, "sig\u00ff=", ""])
+def test_a_signature_header_that_is_not_base64url_is_a_401(user, product, signature):
+    agent = agent_for(user, signing_secret="s3cret-for-the-agent")
+    answer = agent.post(
+        "/checkout_sessions",
+        create_body("GG-ACP-1"),
+        Signature=signature,
+        Timestamp=timezone.now().isoformat(),
+    )
+    assert (answer.status, answer.body["code"]) == (401, "invalid_signature")
+    assert not CheckoutSession.objects.exists()
+
+
+@pytest.mark.parametrize("session_id", ["cs_\x00x", "cs_" + "0" * 23 + "\u00e9", "cs_" + "a" * 300])
+def test_a_session_id_we_could_not_have_made_is_not_found_and_nothing_is_stored(
+    agent, product, session_id
+):
+    from urllib.parse import quote
+
+    from tool_runtime.models import IdempotencyKey
+
+    path = f"/checkout_sessions/{quote(session_id, safe='')}"
+    for answer in (agent.get(path), agent.post(path, {}), agent.post(f"{path}/cancel")):
+        assert (answer.status, answer.body["code"]) == (404, "not_found"), answer.body
+        assert "\x00" not in answer.body["message"]
+    assert not IdempotencyKey.objects.exists()
 
 
 def test_discovery_is_public_and_names_the_version(client):
