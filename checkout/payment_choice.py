@@ -19,6 +19,7 @@ from checkout.payments.methods import (
     persons_payment_method,
 )
 from checkout.payments.provider import ProviderError
+from gifts.models import WorkflowContext
 from tool_runtime.errors import ToolError
 
 
@@ -74,13 +75,13 @@ def chosen_payment_method(
     )
 
 
-def check_card_still_saved(*, order: Order, owner: AbstractBaseUser) -> None:
+def check_card_still_saved(*, order: Order, workflow: WorkflowContext) -> None:
     """With saved cards, the card chosen at prepare must still be the person's (they may have
     removed it since): checked before anything is charged, so a detached card is answered as
     one, never as a payment service fault."""
     if not keeps_saved_cards() or order.payment_method_id == NEW_CARD:
         return
-    error = payment_method_error(order.payment_method_id, owner=owner)
+    error = payment_method_error(order.payment_method_id, owner=workflow.owner)
     if error is None:
         return
     if error.code == "PAYMENT_PROVIDER_ERROR":

@@ -160,7 +160,7 @@ def check_commit_order(
     _check_token(order, confirmation_token)
     if order.status not in IN_FLIGHT:
         _check_committable(order, workflow, correlation_id)
-        payment_choice.check_card_still_saved(order=order, owner=workflow.owner)
+        payment_choice.check_card_still_saved(order=order, workflow=workflow)
 
 
 def commit_order(
