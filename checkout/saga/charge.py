@@ -219,7 +219,10 @@ def _await_authentication(
     until = timezone.now() + timedelta(seconds=settings.HOSTED_CHECKOUT_HOLD_SECONDS)
     with transaction.atomic():
         _record_payment(payment, PaymentStatus.PENDING, charge_id=charge.id)
-        moved = Order.objects.filter(pk=order.pk, status=OrderStatus.PROCESSING).update(
+        # Pending too: a confirm whose answer was lost is found asking for 3-D Secure only
+        # when the sweep reconciles it, and the person must still be sent to the bank.
+        waiting = (OrderStatus.PROCESSING, OrderStatus.PAYMENT_PENDING)
+        moved = Order.objects.filter(pk=order.pk, status__in=waiting).update(
             status=OrderStatus.AWAITING_PAYMENT,
             payment_session_id=charge.id,
             payment_url=charge.action_url,

@@ -119,3 +119,39 @@ def test_a_charge_that_needs_no_confirmation_has_no_bank_page(api, product, clie
     assert commit(api, workflow_id, order_id, token).body["status"] == "completed"
     [charge] = charges_for(order_id)
     assert client.get(f"/checkout/simulated-bank/{charge.charge_id}").status_code == 404
+
+
+def test_a_bank_check_found_only_by_reconciliation_still_reaches_the_person(
+    api, product, client, monkeypatch
+):
+    """The confirm's answer is lost (the order is payment pending); the sweep later finds the
+    charge waiting for the bank. The order must then await the person's check, with the bank's
+    page offered, rather than stay pending for good with its stock held."""
+    from checkout.payments import gateway
+    from checkout.payments.gateway import ChargeOutcome, ChargeResult
+    from checkout.sweeps import run_sweeps
+
+    workflow_id = gift_selected(api, product)
+    order_id, token = prepared(api, workflow_id, AUTHENTICATION_REQUIRED)
+    charge = gateway.charge
+
+    def answer_lost(**kwargs):
+        charge(**kwargs)  # made at the provider (the bank asks) ...
+        return ChargeOutcome(ChargeResult.UNKNOWN, None, None, 1)  # ... and never heard of
+
+    monkeypatch.setattr(gateway, "charge", answer_lost)
+    first = commit(api, workflow_id, order_id, token)
+    monkeypatch.undo()
+    assert first.body["status"] == "payment_pending", first.body
+
+    run_sweeps(older_than_seconds=0)
+    order = Order.objects.get(pk=order_id)
+    assert order.status == OrderStatus.AWAITING_PAYMENT
+    assert order.payment_url_reason == "authenticate"
+    shown = api.call("get_order", {"order_id": str(order_id)})
+    assert shown.body["next_action"]["reason"] == "authenticate", shown.body
+    bank = order.payment_url.split("://", 1)[1].split("/", 1)[1]
+    assert client.post(f"/{bank}", {"answer": "confirm"}).status_code == 302
+    assert Order.objects.get(pk=order_id).status == OrderStatus.COMPLETED
+    assert [c.status for c in charges_for(order_id)] == ["succeeded"]
+    assert_books_balance(product, initial={product.pk: 3})
