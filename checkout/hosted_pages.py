@@ -24,6 +24,7 @@ from checkout.payments.provider import (
 )
 from checkout.payments.simulator import SimulatedProvider
 from checkout.saga import hosted, lease
+from checkout.saga.compensation import RefundFailed
 from checkout.webhooks import receive_simulator_event
 
 # A Checkout Session's id, or a PaymentIntent's back from 3-D Secure (the simulator's charge).
@@ -46,8 +47,8 @@ def returned_paid(*, checkout_id: str) -> bool:
     if lease_until is not None:  # else a webhook or a sweep is settling it right now
         try:
             hosted.settle_hosted_checkout(order=order, correlation_id=f"return-{order.pk}")
-        except ProviderError:
-            pass  # the webhook or the sweep settles it
+        except (ProviderError, RefundFailed):
+            pass  # the webhook or the sweep settles it (and retries a refund that failed)
         finally:
             lease.release_order(order_id=order.pk, lease_until=lease_until)
     order.refresh_from_db()

@@ -141,8 +141,9 @@ def _cancel_awaiting(order: Order, *, message: str, correlation_id: str) -> Roll
             )
         charge = page.charge
         if charge is not None and charge.status == ChargeStatus.SUCCEEDED:
-            hosted.settle_hosted_checkout(order=order, correlation_id=correlation_id, page=page)
             try:
+                # Settling refunds at once a payment that landed on an order closed meanwhile.
+                hosted.settle_hosted_checkout(order=order, correlation_id=correlation_id, page=page)
                 done = compensation.cancel_completed(
                     order_id=order.pk, message=message, correlation_id=correlation_id
                 )

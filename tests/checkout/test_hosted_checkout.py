@@ -260,6 +260,47 @@ def test_a_payment_that_lands_for_a_closed_order_is_refunded_and_shown(api, prod
     assert_books_balance(product, initial={product.pk: 3})
 
 
+def test_a_late_payment_whose_refund_fails_on_the_return_page_is_refunded_later(
+    api, product, client
+):
+    from checkout.payments import simulator
+
+    _, order_id, _, _ = awaiting(api, product)
+    checkout_id = checkout_id_of(order_id)
+    get_provider().pay_on_page(checkout_id=checkout_id, payment_method_id="pm_card_visa")
+    compensation.fail_order(order_id=order_id, failure_code="INTERNAL_ERROR", correlation_id="t")
+    client.raise_request_exception = False
+    with simulator.outage(after_calls=3):  # the reads pass; the refund finds the provider gone
+        back = client.get(f"/checkout/paid?session_id={checkout_id}")
+    assert back.status_code == 200  # the person is told nothing was received, never a 500
+    assert b"Payment received" not in back.content
+    assert succeeded_charges(order_id)[0].refunded_amount == 0
+    run_sweeps(older_than_seconds=0)  # the provider is back: the sweep refunds it
+    charge = succeeded_charges(order_id)[0]
+    assert charge.refunded_amount == charge.amount
+    assert_books_balance(product, initial={product.pk: 3})
+
+
+def test_cancel_whose_late_payment_cannot_be_refunded_says_so_and_a_later_cancel_does(api, product):
+    from checkout.payments import simulator
+
+    _, order_id, _, _ = awaiting(api, product)
+    get_provider().pay_on_page(
+        checkout_id=checkout_id_of(order_id), payment_method_id="pm_card_visa"
+    )
+    with simulator.outage(after_calls=3):  # the page closes and is read; the refund fails
+        refused = cancel(api, order_id)
+    assert_error(refused, "PAYMENT_PROVIDER_ERROR", 503)
+    assert "the order is paid" in refused.body["error"]["message"]
+    assert Order.objects.get(pk=order_id).status == OrderStatus.COMPLETED
+    assert succeeded_charges(order_id)[0].refunded_amount == 0
+    again = cancel(api, order_id)
+    assert again.body["status"] == "cancelled", again.body
+    charge = succeeded_charges(order_id)[0]
+    assert charge.refunded_amount == charge.amount
+    assert_books_balance(product, initial={product.pk: 3})
+
+
 @pytest.mark.parametrize(
     "session_id", ["", "cs_sim_unknown0000", "../../etc/passwd", "cs_" + "x" * 400, "<script>"]
 )
