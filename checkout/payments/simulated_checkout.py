@@ -113,18 +113,25 @@ class SimulatedHostedCheckout:
     def pay_on_page(
         self, *, checkout_id: str, payment_method_id: str
     ) -> tuple[HostedCheckout, ChargeOutcome]:
-        """The person pays on the page with a test card: one charge attempt under a key of
-        its own, through the gateway (its retries and lookups, as for any charge). Refused
-        when the page is no longer open."""
+        """The person pays on the page with a test card: one charge attempt through the
+        gateway (its retries and lookups, as for any charge). Refused when the page is no
+        longer open.
+
+        A try gets a key of its own only after the last one was declined, so another card may
+        follow a decline; until then the last try's key is used again. A second submit while
+        the first is still at the provider (a double click) is then the same request: the
+        provider serialises it on the key and answers the same charge, charged once."""
         if payment_method_id not in {card.id for card in methods.PAGE_PAYMENT_METHODS}:
             raise ProviderRejected("no such payment method", code="NO_SUCH_PAYMENT_METHOD")
         with transaction.atomic(using=LEDGER_DB):
             row = _sessions().select_for_update().get(checkout_id=checkout_id)
-            if self._page(row).status != CheckoutStatus.OPEN:
+            page = self._page(row)
+            if page.status != CheckoutStatus.OPEN:
                 raise ProviderRejected("this payment page is no longer open", code="PAGE_CLOSED")
-            row.tries += 1
-            row.charge_key = f"{row.idempotency_key}-try-{row.tries}"
-            _sessions().filter(pk=row.pk).update(tries=row.tries, charge_key=row.charge_key)
+            if not row.charge_key or page.charge is not None:
+                row.tries += 1
+                row.charge_key = f"{row.idempotency_key}-try-{row.tries}"
+                _sessions().filter(pk=row.pk).update(tries=row.tries, charge_key=row.charge_key)
         outcome = gateway.charge(
             amount=row.amount,
             currency=row.currency,

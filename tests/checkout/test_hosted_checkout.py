@@ -146,6 +146,35 @@ def test_a_decline_keeps_the_page_open_for_another_card_and_charges_once(api, pr
     assert_books_balance(product, initial={product.pk: 3})
 
 
+def test_a_double_submit_on_the_page_charges_once(api, product, monkeypatch):
+    """The page has no script to stop a second click: the second submit arrives while the
+    first try is still at the provider."""
+    from checkout.payments import gateway
+
+    _, order_id, _, _ = awaiting(api, product)
+    checkout_id = checkout_id_of(order_id)
+    provider, charge, second = get_provider(), gateway.charge, []
+
+    def first_try_still_at_the_provider(**kwargs):
+        if not second:
+            second.append(None)  # the second click's own charge goes straight through
+            second[0] = provider.pay_on_page(
+                checkout_id=checkout_id, payment_method_id="pm_card_visa"
+            )
+        return charge(**kwargs)
+
+    monkeypatch.setattr(gateway, "charge", first_try_still_at_the_provider)
+    _, first = provider.pay_on_page(checkout_id=checkout_id, payment_method_id="pm_card_visa")
+    monkeypatch.undo()
+    ((_, again),) = second
+    assert first.charge.id == again.charge.id  # the same request, answered with the same charge
+    webhooks.receive_simulator_event(checkout_id=checkout_id, order_id=order_id)
+    run_sweeps(older_than_seconds=0)
+    assert Order.objects.get(pk=order_id).status == OrderStatus.COMPLETED
+    assert len(succeeded_charges(order_id)) == 1
+    assert_books_balance(product, initial={product.pk: 3})
+
+
 def test_a_lost_answer_on_the_page_still_completes_once(api, product, client):
     _, order_id, _, _ = awaiting(api, product)
     assert pay_page(client, order_id, "pm_card_lost_response").status_code == 302
