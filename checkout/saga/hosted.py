@@ -15,6 +15,7 @@ Call outside any transaction: these call the provider. Settling holds the order'
 
 from __future__ import annotations
 
+import contextlib
 from datetime import timedelta
 
 from django.conf import settings
@@ -141,7 +142,7 @@ def start_hosted_checkout(*, order: Order, correlation_id: str) -> SagaOutcome:
             order_id=order.pk, failure_code=code, correlation_id=correlation_id
         )
     with transaction.atomic():
-        Order.objects.filter(pk=order.pk, status=OrderStatus.PROCESSING).update(
+        moved = Order.objects.filter(pk=order.pk, status=OrderStatus.PROCESSING).update(
             status=OrderStatus.AWAITING_PAYMENT,
             payment_session_id=page.id,
             payment_url=page.url,
@@ -149,17 +150,25 @@ def start_hosted_checkout(*, order: Order, correlation_id: str) -> SagaOutcome:
             payment_url_expires_at=page.expires_at,
             expires_at=page.expires_at,
         )
-        # The stock waits as long as the page may still be paid.
-        Reservation.objects.filter(order=order, status=ReservationStatus.HELD).update(
-            expires_at=page.expires_at + SETTLE_GRACE
-        )
+        if moved:
+            # The stock waits as long as the page may still be paid.
+            Reservation.objects.filter(order=order, status=ReservationStatus.HELD).update(
+                expires_at=page.expires_at + SETTLE_GRACE
+            )
         step_log.finish_step(
             row,
             order,
-            SagaStepStatus.PENDING,
+            SagaStepStatus.PENDING if moved else SagaStepStatus.FAILED,
             correlation_id=correlation_id,
-            detail=f"Waiting for the person to pay on the payment page ({page.id}).",
+            detail=f"Waiting for the person to pay on the payment page ({page.id})."
+            if moved
+            else f"The order left processing meanwhile; its page ({page.id}) was closed unused.",
         )
+    if not moved:
+        # Nobody was given this page, so nothing may be paid through it.
+        with contextlib.suppress(ProviderError):
+            gateway.expire_hosted_checkout(checkout_id=page.id)
+        return SagaOutcome.now(order.pk)
     step_log.checkpoint(order.pk, SagaStepName.CHARGE_CARD, SagaStepStatus.PENDING)
     return SagaOutcome.now(order.pk)
 
@@ -173,6 +182,10 @@ def settle_hosted_checkout(
     Raises ProviderError when the provider cannot be asked (the caller tries again later)."""
     if not order.payment_session_id:
         return "No payment page for this order."
+    if order.status == OrderStatus.PROCESSING:
+        # A commit (or its rerun) is opening a page right now and settles it itself; the page
+        # named here may be the last attempt's, which must not close the new attempt.
+        return "The checkout is running; nothing to settle yet."
     if page is None:
         page = gateway.retrieve_hosted_checkout(checkout_id=order.payment_session_id)
     payment = payment_of(order)

@@ -208,6 +208,43 @@ def test_an_expired_page_releases_the_stock_and_says_why(api, product, client):
     assert_books_balance(product, initial={product.pk: 3})
 
 
+def test_an_event_for_the_last_page_does_not_close_the_retry_opening_a_new_one(
+    api, product, monkeypatch
+):
+    """Try again after the page expired: while the rerun opens its new page, an event for the
+    old one arrives (the expiry the sweep caused, retried by the outbox). The rerun must go on
+    to its new page, never be closed by the old page's state."""
+    from checkout.saga import hosted
+
+    workflow_id, order_id, token, _ = awaiting(api, product)
+    old_page = checkout_id_of(order_id)
+    past = timezone.now() - timedelta(seconds=1)
+    SimulatedCheckoutSession.objects.filter(order_id=order_id).update(expires_at=past)
+    Order.objects.filter(pk=order_id).update(expires_at=past)
+    run_sweeps()
+    assert Order.objects.get(pk=order_id).failure_code == "CHECKOUT_EXPIRED"
+
+    start = hosted.gateway.start_hosted_checkout
+
+    def old_event_meanwhile(**kwargs):
+        webhooks.receive_simulator_event(checkout_id=old_page, order_id=order_id)
+        return start(**kwargs)
+
+    monkeypatch.setattr(hosted.gateway, "start_hosted_checkout", old_event_meanwhile)
+    retry = commit(api, workflow_id, order_id, token)  # "Try again"
+    monkeypatch.undo()
+    assert retry.status == 200 and retry.body["status"] == "awaiting_payment", retry.body
+    order = Order.objects.get(pk=order_id)
+    assert order.status == OrderStatus.AWAITING_PAYMENT and order.payment_session_id != old_page
+    get_provider().pay_on_page(
+        checkout_id=order.payment_session_id, payment_method_id="pm_card_visa"
+    )
+    webhooks.receive_simulator_event(checkout_id=order.payment_session_id, order_id=order_id)
+    assert Order.objects.get(pk=order_id).status == OrderStatus.COMPLETED
+    assert len(succeeded_charges(order_id)) == 1
+    assert_books_balance(product, initial={product.pk: 3})
+
+
 def test_a_lost_event_is_settled_by_the_sweep(api, product):
     _, order_id, _, _ = awaiting(api, product)
     # Paid at the provider, but its word never reached us.
