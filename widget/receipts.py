@@ -27,7 +27,7 @@ from django.views.decorators.http import require_GET
 
 from checkout import receipts as checkout_receipts
 from checkout import selectors as checkout_selectors
-from checkout.models import FulfilmentStatus, Order, OutboxMessage
+from checkout.models import FulfilmentStatus, Order, OrderStatus, OutboxMessage
 from widget.locale import babel_locale, html_lang
 
 
@@ -60,6 +60,9 @@ def send_receipt_email(message: OutboxMessage) -> str:
     )
     if order is None:
         raise NoSuchOrder(str(message.order_id))
+    if order.status != OrderStatus.COMPLETED:
+        # Cancelled (and refunded) before its receipt went out: "confirmed" would be untrue.
+        return f"The order is {order.status} now; no receipt was sent."
     address = order.receipt_email.strip()
     if not address:
         return "The customer has no e-mail address; nothing was sent."

@@ -20,7 +20,7 @@ from django.utils import timezone
 from checkout import outbox, receipts
 from checkout.models import OrderAuditEntry, OutboxMessage, OutboxStatus, StaffAction
 from checkout.sweeps import run_sweeps
-from tests.fixtures import BOTH_DATABASES, commit, draft_order, order_of, paid_order
+from tests.fixtures import BOTH_DATABASES, cancel, commit, draft_order, order_of, paid_order
 
 pytestmark = [
     pytest.mark.django_db(databases=BOTH_DATABASES),
@@ -159,6 +159,15 @@ def test_a_customer_without_an_address_is_recorded_not_retried(api, user):
     [message] = receipt_messages()
     assert message.status == OutboxStatus.DELIVERED and "no e-mail address" in message.outcome
     assert mail.outbox == []
+
+
+def test_an_order_cancelled_before_its_receipt_went_out_gets_no_confirmation(api):
+    placed = paid_order(api)
+    assert cancel(api, placed.order_id).body["status"] == "cancelled"
+    run_sweeps()
+    [message] = receipt_messages()
+    assert message.status == OutboxStatus.DELIVERED and "no receipt was sent" in message.outcome
+    assert mail.outbox == []  # never "your order is confirmed" for an order they cancelled
 
 
 # --- in the person's language ---------------------------------------------------------------
