@@ -32,7 +32,11 @@ class SavedCard:
 
 
 def customer_idempotency_key(*, user: Any) -> str:
-    return f"giftgenius-customer-user-{user.pk}"
+    # The id alone repeats across databases on one Stripe account (staging and a demo, or a
+    # database made afresh): within Stripe's 24 hours another user 7 would be answered with
+    # this one's Customer, and its cards. When the account was made tells them apart.
+    joined = int(user.date_joined.timestamp() * 1_000_000)
+    return f"giftgenius-customer-user-{user.pk}-{joined}"
 
 
 def stripe_customer_id(*, user: Any) -> str | None:

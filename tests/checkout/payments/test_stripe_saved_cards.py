@@ -87,6 +87,22 @@ def test_a_customer_lost_before_it_was_stored_is_found_again_under_its_key(user,
     assert len(customers(stripe_provider)) == 1
 
 
+def test_the_same_user_id_in_another_database_gets_a_customer_of_its_own(user, stripe_provider):
+    """Two databases on one Stripe account (staging and a demo, or one made afresh) both have
+    a user with this id: within Stripe's 24 hours the second must not be answered with the
+    first one's Customer, and so its cards."""
+    from datetime import timedelta
+
+    theirs = ensure_stripe_customer(user=user)
+    StripeCustomer.objects.filter(user=user).delete()
+    type(user).objects.filter(pk=user.pk).update(date_joined=user.date_joined + timedelta(days=1))
+    user.refresh_from_db()
+
+    ours = ensure_stripe_customer(user=user)
+    assert ours != theirs
+    assert len(customers(stripe_provider)) == 2
+
+
 def test_listing_cards_makes_no_customer(api, user, stripe_provider):
     workflow_id = gift_selected(api, make_product())
 
