@@ -327,6 +327,16 @@ def _checkout_failure(code: str, order: Order) -> ToolError:
             details=details,
             next_actions=["select_gift with another suggested product_id", "suggest_gifts"],
         )
+    if code == "PAYMENT_REJECTED":
+        return ToolError(
+            code,
+            "The payment service refused this payment (or the bank asked for a check the person "
+            "cannot be sent to). Nothing was charged; the order was rolled back. The same card "
+            "will be refused again: ask the person to choose another payment method, then "
+            "prepare_order again.",
+            details=details,
+            next_actions=["prepare_order with another payment_method_id", "stop"],
+        )
     what = "did not answer in time" if code == "PAYMENT_TIMEOUT" else "is unavailable"
     return ToolError(
         code,

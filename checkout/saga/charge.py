@@ -7,6 +7,7 @@ what the provider answered is recorded afterwards in transactions of its own.
 
 from __future__ import annotations
 
+import contextlib
 from datetime import timedelta
 
 from django.conf import settings
@@ -166,6 +167,12 @@ def apply_charge_outcome(
         return _await_authentication(
             order=order, payment=payment, charge=charge, step=step, correlation_id=correlation_id
         )
+
+    if result == ChargeResult.ACTION_REQUIRED and charge is not None:
+        # No page to send the person to: cancel the intent, so nothing can capture through it
+        # once the order has failed (a later sweep would find it again otherwise).
+        with contextlib.suppress(ProviderError):
+            gateway.expire_hosted_checkout(checkout_id=charge.id)
 
     if result == ChargeResult.SUCCEEDED and charge is not None and charge.refunded_amount > 0:
         return _refunded_before_completion(

@@ -155,3 +155,32 @@ def test_a_bank_check_found_only_by_reconciliation_still_reaches_the_person(
     assert Order.objects.get(pk=order_id).status == OrderStatus.COMPLETED
     assert [c.status for c in charges_for(order_id)] == ["succeeded"]
     assert_books_balance(product, initial={product.pk: 3})
+
+
+def test_a_bank_check_with_no_page_to_open_fails_and_its_charge_can_never_capture(
+    api, product, client, monkeypatch
+):
+    """The bank asks for an action but gives no page to send the person to: the order fails
+    (nothing charged) and the waiting charge is cancelled at the provider."""
+    from dataclasses import replace
+
+    from checkout.payments import gateway
+
+    workflow_id = gift_selected(api, product)
+    order_id, token = prepared(api, workflow_id, AUTHENTICATION_REQUIRED)
+    charge = gateway.charge
+
+    def no_page(**kwargs):
+        outcome = charge(**kwargs)
+        return replace(outcome, charge=replace(outcome.charge, action_url=""))
+
+    monkeypatch.setattr(gateway, "charge", no_page)
+    answer = commit(api, workflow_id, order_id, token)
+    monkeypatch.undo()
+    assert_error(answer, "PAYMENT_REJECTED", 502)
+    (waiting,) = charges_for(order_id)
+    assert waiting.status == "failed"  # cancelled: no answer at the bank can capture it now
+    bank = f"/checkout/simulated-bank/{waiting.charge_id}"
+    assert client.post(bank, {"answer": "confirm"}).status_code == 404
+    assert [c.status for c in charges_for(order_id)] == ["failed"]
+    assert_books_balance(product, initial={product.pk: 3})
