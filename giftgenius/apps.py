@@ -6,3 +6,8 @@ class GiftGeniusConfig(AppConfig):
 
     name = "giftgenius"
     verbose_name = "Operations"
+
+    def ready(self) -> None:
+        from giftgenius import access_log
+
+        access_log.install()

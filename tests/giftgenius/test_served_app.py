@@ -41,3 +41,45 @@ def test_the_served_app_freezes_what_it_built_at_start_out_of_the_collector(tmp_
     # The app's startup objects are frozen; what the collector still tracks is a small rest.
     assert frozen > 50_000
     assert still_tracked < frozen / 10
+
+
+def test_the_access_log_keeps_no_secret_from_a_query(tmp_path):
+    """Stripe returns the person from the bank's page with the PaymentIntent's client secret in
+    the query; the server's access line is written without its value."""
+    import socket
+    import time
+
+    import httpx
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "giftgenius.settings.dev"}
+    env.pop("DATABASE_URL", None)
+    env["SQLITE_PATH"] = str(tmp_path / "access.sqlite3")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "giftgenius.asgi:application", "--port", str(port)],
+        cwd=REPO_ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    query = (
+        "payment_intent=pi_1&payment_intent_client_secret=pi_1_secret_TOPSECRET&redirect_status=x"
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/returned-here?{query}", timeout=5)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.2)
+    finally:
+        server.terminate()
+        output, _ = server.communicate(timeout=30)
+    assert "/returned-here?payment_intent=pi_1" in output  # the access line is there ...
+    assert "payment_intent_client_secret=[redacted]&redirect_status=x" in output
+    assert "TOPSECRET" not in output  # ... without the secret
