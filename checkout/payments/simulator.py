@@ -242,7 +242,17 @@ class SimulatedProvider(SimulatedHostedCheckout):
             raise ProviderRejected(
                 "idempotency key already used with other parameters", code="IDEMPOTENCY_KEY_REUSED"
             )
-        SimulatedCharge.objects.using(LEDGER_DB).filter(pk=row.pk).update(attempts=attempt)
+        changes: dict = {"attempts": attempt}
+        if (
+            row.payment_method_id == methods.AUTHENTICATION_REQUIRED
+            and row.status == SimulatedChargeStatus.FAILED
+            and not row.failure_code
+        ):
+            # Cancelled while the bank waited (its page lapsed): only the order's next attempt
+            # sends this request again, and Stripe makes that attempt a new PaymentIntent, so
+            # the bank asks afresh rather than the old cancellation reading as a decline.
+            changes.update(charge_id=_new_id("ch"), status=SimulatedChargeStatus.REQUIRES_ACTION)
+        SimulatedCharge.objects.using(LEDGER_DB).filter(pk=row.pk).update(**changes)
         row.refresh_from_db(using=LEDGER_DB)
         return _settled(row)
 

@@ -184,3 +184,32 @@ def test_a_bank_check_with_no_page_to_open_fails_and_its_charge_can_never_captur
     assert client.post(bank, {"answer": "confirm"}).status_code == 404
     assert [c.status for c in charges_for(order_id)] == ["failed"]
     assert_books_balance(product, initial={product.pk: 3})
+
+
+def test_try_again_after_the_bank_page_lapsed_asks_the_bank_afresh(api, product, client):
+    """The person never answered the bank; the hold ran out and the charge was cancelled
+    (CHECKOUT_EXPIRED, retryable). "Try again" sends them to the bank again, as a new Stripe
+    PaymentIntent would, never a decline read from the cancelled one."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from checkout.sweeps import run_sweeps
+
+    key = new_key()
+    workflow_id, order_id, token, _ = authenticating(api, product, key=key)
+    past = timezone.now() - timedelta(seconds=1)
+    Order.objects.filter(pk=order_id).update(expires_at=past, payment_url_expires_at=past)
+    run_sweeps(older_than_seconds=0)
+    lapsed = Order.objects.get(pk=order_id)
+    assert (lapsed.status, lapsed.failure_code) == (OrderStatus.FAILED, "CHECKOUT_EXPIRED")
+    assert [c.status for c in charges_for(order_id)] == ["failed"]
+
+    again = commit(api, workflow_id, order_id, token)
+    assert again.body["status"] == "awaiting_payment", again.body
+    assert again.body["next_action"]["reason"] == "authenticate"
+    bank = again.body["_meta"]["payment_url"].split("://", 1)[1].split("/", 1)[1]
+    assert client.post(f"/{bank}", {"answer": "confirm"}).status_code == 302
+    assert Order.objects.get(pk=order_id).status == OrderStatus.COMPLETED
+    assert [c.status for c in charges_for(order_id)] == ["succeeded"]
+    assert_books_balance(product, initial={product.pk: 3})
