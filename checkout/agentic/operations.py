@@ -69,8 +69,10 @@ def answer(
 ) -> Answer:
     """Run `operation` for `principal` (under its key when one is given; `get` takes none)."""
     if session_id and not sessions.SESSION_ID.fullmatch(session_id):
-        # Not an id we could have made: answered before anything reads or stores it.
-        raise not_found(session_id)
+        # Not an id we could have made: answered, as an unknown one, before anything reads it
+        # or stores a key.
+        unknown = not_found(session_id)
+        return Answer(unknown.status, unknown.body())
     if operation == "get" or idempotency_key is None:
         return _run(principal, operation, session_id, body, correlation_id, locale)
     if not idempotency_key:

@@ -121,6 +121,15 @@ def test_another_persons_session_is_not_found(api, other_api, sheet_on):
     assert _succeeded(sheet_on) == []
 
 
+@pytest.mark.parametrize("session_id", ["cs_nope", "not a session", "cs_" + "0" * 23 + "g"])
+def test_a_session_id_we_could_not_have_made_is_not_found(api, sheet_on, session_id):
+    token = grant_token(sheet_on, max_amount=100)
+    answer = _pay(api, {"id": session_id}, token)
+    assert answer.status == 404, answer.body
+    assert answer.body["error"]["code"] == "NOT_FOUND"
+    assert _succeeded(sheet_on) == []
+
+
 def test_a_test_token_for_the_preview_sheet_pays_at_most_its_amount(api, sheet_on):
     import time
 
