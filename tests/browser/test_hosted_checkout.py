@@ -257,17 +257,7 @@ def test_a_saved_card_whose_bank_asks_is_confirmed_in_a_new_tab(
     second = Order.objects.exclude(pk=first.pk).get()
     bank.get_by_role("button", name=f"{outcome.capitalize()} authentication").click()
     page.bring_to_front()
-    if outcome == "complete":
-        expect(status).to_have_attribute("data-status", "completed", timeout=SETTLED)
-        second.refresh_from_db()
-        assert len(captured(second)) == 1
-    else:  # a clean decline, with a way to pay otherwise; nothing charged
-        expect(status).to_have_attribute("data-status", "failed", timeout=SETTLED)
-        expect(widget.get_by_test_id("go-to-checkout")).to_be_visible()
-        second.refresh_from_db()
-        assert captured(second) == []
-    assert second.payments.count() == 1  # one PaymentIntent for the order, never a second
-    assert check_ledger().ok
+    _assert_authenticated(widget, second, paid=outcome == "complete")
 
 
 def standalone_to_summary(page: Page) -> None:
@@ -333,14 +323,21 @@ def test_the_simulators_card_whose_bank_asks_is_confirmed_in_a_new_tab(
     bank.get_by_role("button", name=answer, exact=True).click()
     page.bring_to_front()
     order = Order.objects.get()
-    if answer == "Confirm":
+    _assert_authenticated(widget, order, paid=answer == "Confirm")
+
+
+def _assert_authenticated(widget, order: Order, *, paid: bool) -> None:
+    """After the bank's answer: completed and captured once, or a clean decline with a way to
+    pay otherwise and nothing charged; one charge attempt for the order either way."""
+    status = widget.get_by_test_id("order-status")
+    if paid:
         expect(status).to_have_attribute("data-status", "completed", timeout=SETTLED)
         order.refresh_from_db()
         assert len(captured(order)) == 1
-    else:  # a clean decline, with a way to pay otherwise; nothing charged
+    else:
         expect(status).to_have_attribute("data-status", "failed", timeout=SETTLED)
         expect(widget.get_by_test_id("go-to-checkout")).to_be_visible()
         order.refresh_from_db()
         assert captured(order) == []
-    assert order.payments.count() == 1
+    assert order.payments.count() == 1  # one PaymentIntent for the order, never a second
     assert check_ledger().ok

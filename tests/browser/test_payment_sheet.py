@@ -9,17 +9,12 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from checkout.models import CheckoutSession, Order, OrderStatus
+from checkout.payments.methods import NEW_CARD
 from tests.browser.conftest import BROWSER_DB, widget_frame
 from tests.browser.flows import go_to_summary, mcp_calls, start_in_preview
 from tests.localstripe import intents
 
 pytestmark = [pytest.mark.browser, BROWSER_DB]
-
-
-def _new_card(page: Page) -> str:
-    """The draft's own method does not matter: the sheet's token pays."""
-    select = widget_frame(page).get_by_test_id("payment-method")
-    return select.locator("option", has_text="New card").first.get_attribute("value") or ""
 
 
 @pytest.fixture
@@ -36,11 +31,7 @@ def test_the_sheet_pays_and_the_widget_shows_the_completion(
     calls = mcp_calls(page)
     start_in_preview(page, "?dialect=openai")
     widget = widget_frame(page)
-    widget.get_by_test_id("select-gift").first.click()
-    widget.get_by_test_id("go-to-checkout").click()
-    widget.get_by_test_id("payment-method").select_option(_new_card(page))
-    widget.get_by_test_id("prepare-order").click()
-    expect(widget.get_by_test_id("confirm-purchase")).to_be_visible()
+    go_to_summary(page, NEW_CARD)  # the draft's own method does not matter: the sheet pays
 
     widget.get_by_test_id("confirm-purchase").click()
     sheet = page.get_by_test_id("qa-sheet")
@@ -96,10 +87,7 @@ def test_closing_the_sheet_keeps_the_summary_and_charges_nothing(
     calls = mcp_calls(page)
     start_in_preview(page, "?dialect=openai")
     widget = widget_frame(page)
-    widget.get_by_test_id("select-gift").first.click()
-    widget.get_by_test_id("go-to-checkout").click()
-    widget.get_by_test_id("payment-method").select_option(_new_card(page))
-    widget.get_by_test_id("prepare-order").click()
+    go_to_summary(page, NEW_CARD)
     confirm = widget.get_by_test_id("confirm-purchase")
     label = confirm.inner_text()
     confirm.click()
